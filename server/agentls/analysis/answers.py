@@ -1,0 +1,266 @@
+"""Answers to the questions editors and agents ask: definition, references, hover,
+symbols, outline. Each resolves through `Resolver` and, where resolution fails, falls
+back to ranked name matches — and says which it was.
+Must not know: LSP, tools; positions in and out are (line, UTF-16 character).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING, Any
+
+from agentls.analysis.extract import detail_of, doc_of
+from agentls.analysis.model import CLASS, PLAIN, HoverInfo, Location, Resolution, SymbolNode
+from agentls.analysis.resolve import Key
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+OUTLINE_KINDS = {"function", "method", "class", "variable", "constant", "field", "attribute", "property", "interface", "type", "enum", "module"}
+
+
+def _loc(ix: WorkspaceIndex, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
+    li = ix.line_index(path)
+    if li is None:
+        return Location(path, (0, 0), (0, 0), name, kind, container)
+    return Location(path, li.position(start), li.position(end), name, kind, container)
+
+
+def _sym_loc(ix: WorkspaceIndex, path: str, i: int) -> Location:
+    fi = ix.files[path]
+    sym = fi.symbols[i]
+    container = fi.symbols[sym.parent].name if sym.parent >= 0 else ""
+    return _loc(ix, path, sym.sel_start, sym.sel_end, sym.name, sym.kind, container)
+
+
+def _offset(ix: WorkspaceIndex, path: str, line: int, character: int) -> int | None:
+    li = ix.line_index(path)
+    return None if li is None else li.offset(line, character)
+
+
+def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Key | None, str, int]:
+    """The binding under the cursor, the name there, and the occurrence index (-1: none)."""
+    offset = _offset(ix, path, line, character)
+    if offset is None:
+        return None, "", -1
+    fi = ix.files[path]
+    occ = ix.resolver.occurrence_at(fi, offset)
+    if occ < 0:
+        return None, "", -1
+    return ix.resolver.resolve_occurrence(path, occ), fi.names[fi.occ_name[occ]], occ
+
+
+def key_locations(ix: WorkspaceIndex, key: Key, near: tuple[str, int] | None = None) -> list[Location]:
+    if key.scope == -1:
+        return [Location(key.path, (0, 0), (0, 0), posixpath.basename(key.path), "module")]
+    fi = ix.files[key.path]
+    syms = [i for i in ix.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind != "import"]
+    if not syms:
+        syms = ix.bindings(key.path).get((key.scope, key.name), [])
+    if not syms:
+        return []
+    chosen = syms[0]
+    if near is not None and near[0] == key.path:
+        for i in syms:  # the nearest binding before the use, in the same file
+            if fi.symbols[i].sel_start <= near[1]:
+                chosen = i
+    return [_sym_loc(ix, key.path, chosen)]
+
+
+def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
+    cands = ix.defs_by_name().get(name, [])
+    imported: set[str] = set()
+    if path is not None and path in ix.files:
+        for imp in ix.files[path].imports:
+            target = ix.resolver._module_file(path, imp.module)
+            if target:
+                imported.add(target)
+    folder = posixpath.dirname(path) if path else None
+
+    def score(item: tuple[str, int]) -> tuple[int, int, str]:
+        p, i = item
+        fi = ix.files[p]
+        in_class = fi.scopes[fi.symbols[i].scope].kind == CLASS
+        s = 0
+        if p == path:
+            s -= 8
+        if p in imported:
+            s -= 4
+        if folder is not None and posixpath.dirname(p) == folder:
+            s -= 2
+        if member == in_class:
+            s -= 3
+        return s, fi.symbols[i].sel_start, p
+
+    return [_sym_loc(ix, p, i) for p, i in sorted(cands, key=score)[:limit]]
+
+
+def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Resolution:
+    key, name, occ = key_at(ix, path, line, character)
+    if occ < 0:
+        return Resolution([], "none")
+    if key is not None:
+        offset = ix.files[path].occ_start[occ]
+        locs = key_locations(ix, key, (path, offset))
+        if locs:
+            return Resolution(locs, "resolved", name)
+    member = ix.files[path].occ_recv[occ] != PLAIN
+    locs = _rank_fallback(ix, name, path, member, 5)
+    return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
+
+
+def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str, int]]:
+    """(path, occurrence) of every use of `key`, aliases included."""
+    out: list[tuple[str, int]] = []
+    unique_member = key.scope >= 0 and ix.files[key.path].scopes[key.scope].kind == CLASS and sum(
+        1 for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS
+    ) == 1
+    for path, fi in ix.files.items():
+        if name not in fi.name_set:
+            continue
+        names = {name}
+        for imp in fi.imports:
+            if imp.name == name and imp.alias and imp.alias != name:
+                names.add(imp.alias)
+        memo: dict[Any, Key | None] = {}
+        for n in names:
+            for occ in ix.occurrences_of(path, n):
+                got = ix.resolver.resolve_occurrence(path, occ, memo)
+                if got == key or (got is None and unique_member and n == name and fi.occ_recv[occ] != PLAIN):
+                    out.append((path, occ))
+    return out
+
+
+def references(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
+    key, name, occ = key_at(ix, path, line, character)
+    if occ < 0:
+        return Resolution([], "none")
+    if key is None:
+        return references_by_name(ix, name, path, 500)
+    decl_sites: set[tuple[str, int]] = set()
+    if key.scope >= 0:
+        fi = ix.files[key.path]
+        for i in ix.bindings(key.path).get((key.scope, key.name), []):
+            decl_sites.add((key.path, fi.symbols[i].sel_start))
+    locs: list[Location] = []
+    for p, o in _reference_sites(ix, key, key.name if key.scope >= 0 else name):
+        fi = ix.files[p]
+        start = fi.occ_start[o]
+        if not include_declaration and (p, start) in decl_sites:
+            continue
+        n = fi.names[fi.occ_name[o]]
+        locs.append(_loc(ix, p, start, start + len(n.encode("utf-8")), n))
+    locs.sort(key=lambda loc: (loc.path, loc.start))
+    return Resolution(locs, "resolved", name)
+
+
+def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
+    locs: list[Location] = []
+    for p, fi in ix.files.items():
+        if name in fi.name_set:
+            for o in ix.occurrences_of(p, name):
+                start = fi.occ_start[o]
+                locs.append(_loc(ix, p, start, start + len(name.encode("utf-8")), name))
+                if len(locs) >= limit:
+                    break
+    locs.sort(key=lambda loc: (loc.path != path, loc.path, loc.start))
+    return Resolution(locs[:limit], "fallback" if locs else "none", name, "every occurrence of the name")
+
+
+def find_definitions(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
+    short = name.rsplit(".", 1)[-1]
+    locs = _rank_fallback(ix, short, path, False, limit)
+    if "." in name:
+        container = name.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+        exact = [loc for loc in locs if loc.container == container]
+        locs = exact or locs
+    return Resolution(locs, "resolved" if len(locs) == 1 else ("fallback" if locs else "none"), name)
+
+
+def hover(ix: WorkspaceIndex, path: str, line: int, character: int) -> HoverInfo | None:
+    res = definition(ix, path, line, character)
+    if not res.locations:
+        return None
+    loc = res.locations[0]
+    if loc.kind == "module":
+        return HoverInfo(loc.name, "module", f"module {loc.path}", "", loc, res.how)
+    fi = ix.files[loc.path]
+    li = ix.line_index(loc.path)
+    off = li.offset(*loc.start) if li else None
+    data = li.data if li else b""
+    for sym in fi.symbols:
+        if sym.sel_start == off:
+            return HoverInfo(sym.name, sym.kind, detail_of(data, sym), doc_of(data, sym), loc, res.how)
+    return None
+
+
+def document_symbols(ix: WorkspaceIndex, path: str) -> list[SymbolNode]:
+    fi = ix.files[path]
+    li = ix.line_index(path)
+    data = li.data if li else b""
+    nodes: dict[int, SymbolNode] = {}
+    roots: list[SymbolNode] = []
+    for i, sym in enumerate(fi.symbols):
+        if sym.kind not in OUTLINE_KINDS:
+            continue
+        scope_kind = fi.scopes[sym.scope].kind
+        if scope_kind not in ("module", "class") and sym.kind not in ("function", "class", "method"):
+            continue
+        a, b = _loc(ix, path, sym.start, sym.end), _loc(ix, path, sym.sel_start, sym.sel_end)
+        node = SymbolNode(sym.name, sym.kind, detail_of(data, sym), (a.start, a.end), (b.start, b.end))
+        nodes[i] = node
+        parent = sym.parent
+        while parent >= 0 and parent not in nodes:
+            parent = fi.symbols[parent].parent
+        (nodes[parent].children if parent >= 0 else roots).append(node)
+    return roots
+
+
+def _fuzzy(query: str, name: str) -> int | None:
+    """Subsequence match score (lower is better); None when `query` is not a subsequence."""
+    if not query:
+        return 0
+    q, n = query.lower(), name.lower()
+    if n == q:
+        return -1000
+    if n.startswith(q):
+        return -500 + len(n)
+    pos, score, last = 0, 0, -1
+    for ch in q:
+        pos = n.find(ch, pos)
+        if pos < 0:
+            return None
+        score += (pos - last - 1) * 2
+        if pos > 0 and name[pos].isupper() or pos > 0 and name[pos - 1] in "_.":
+            score -= 3
+        last = pos
+        pos += 1
+    return score + len(n)
+
+
+def workspace_symbols(ix: WorkspaceIndex, query: str, limit: int) -> list[Location]:
+    scored: list[tuple[int, str, str, int]] = []
+    for name, items in ix.defs_by_name().items():
+        s = _fuzzy(query, name)
+        if s is None:
+            continue
+        for p, i in items:
+            scored.append((s, name, p, i))
+    scored.sort(key=lambda t: (t[0], t[1], t[2]))
+    return [_sym_loc(ix, p, i) for _, _, p, i in scored[:limit]]
+
+
+def outline(ix: WorkspaceIndex, path: str, max_depth: int) -> dict[str, Any]:
+    from agentls.analysis.syntax import tree_outline
+
+    data = ix.workspace.read_bytes(path)
+    if data is None:
+        raise FileNotFoundError(path)
+    fi = ix.files.get(path)
+    symbols = [
+        {"name": n.name, "kind": n.kind, "detail": n.detail, "line": n.selection[0][0], "children": [
+            {"name": c.name, "kind": c.kind, "detail": c.detail, "line": c.selection[0][0]} for c in n.children
+        ]}
+        for n in (document_symbols(ix, path) if fi else [])
+    ]
+    return {"path": path, "symbols": symbols, "tree": tree_outline(path, data, max_depth)}

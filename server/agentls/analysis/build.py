@@ -1,0 +1,89 @@
+"""The cold index: parse and extract many files on every core.
+
+Workers are forked processes that read files from disk themselves and send back
+extracted FileIndex objects (never trees). Small jobs stay in process.
+Must not know: resolution, LSP.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections.abc import Callable, Iterator
+
+from agentls.analysis.grammar import parse_file
+from agentls.analysis.model import FileIndex
+from agentls.workspace.documents import MAX_FILE_BYTES
+
+_root = ""
+
+
+def _init(root: str) -> None:
+    global _root
+    _root = root
+
+
+def index_one(root: str, rel: str) -> FileIndex | None:
+    full = os.path.join(root, rel)
+    try:
+        st = os.stat(full)
+        if st.st_size > MAX_FILE_BYTES:
+            return None
+        with open(full, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    if b"\x00" in data[:8192]:
+        return None  # binary
+    result = parse_file(rel, data, st.st_mtime_ns)
+    return result[0] if result else None
+
+
+def _work(chunk: list[str]) -> list[FileIndex]:
+    out = []
+    for rel in chunk:
+        fi = index_one(_root, rel)
+        if fi is not None:
+            out.append(fi)
+    return out
+
+
+def _chunks(paths: list[str], size: int) -> Iterator[list[str]]:
+    for i in range(0, len(paths), size):
+        yield paths[i : i + size]
+
+
+def index_files(
+    root: str,
+    paths: list[str],
+    jobs: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[FileIndex]:
+    """Yield the FileIndex of each path that parses (order not kept)."""
+    total = len(paths)
+    done = 0
+    if jobs <= 1 or total < 64:
+        for rel in paths:
+            fi = index_one(root, rel)
+            done += 1
+            if progress and (done % 50 == 0 or done == total):
+                progress(done, total)
+            if fi is not None:
+                yield fi
+        return
+    # big files first so the last chunk is not a straggler
+    sizes = {}
+    for rel in paths:
+        try:
+            sizes[rel] = os.stat(os.path.join(root, rel)).st_size
+        except OSError:
+            sizes[rel] = 0
+    ordered = sorted(paths, key=lambda p: -sizes[p])
+    chunk = max(4, min(64, total // (jobs * 16) or 4))
+    ctx = mp.get_context("fork")
+    with ctx.Pool(jobs, initializer=_init, initargs=(root,)) as pool:
+        for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
+            done += chunk
+            if progress:
+                progress(min(done, total), total)
+            yield from batch

@@ -1,0 +1,382 @@
+"""Turn query results into a FileIndex: scopes, symbols, imports, exports, occurrences.
+
+Works on whatever node objects the grammar adapter hands over (it only reads
+`start_byte`, `end_byte` and `type`); the capture names of grammars/README.md are the
+schema. Must not know: tree-sitter's API beyond those attributes, resolution, LSP.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from array import array
+from bisect import bisect_right
+from typing import Any
+
+from agentls.analysis.model import (
+    BLOCK,
+    COMPLEX,
+    MODULE,
+    PLAIN,
+    Export,
+    FileIndex,
+    Import,
+    Scope,
+    Symbol,
+)
+from agentls.workspace.positions import _line_starts
+
+_MEMBER = re.compile(rb"(.*?)\s*\??\.\s*([A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
+_DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
+_WS = re.compile(rb"\s+")
+_SPACES = re.compile(r"\s+")
+
+_SCOPED_KINDS = {"function": "function", "class": "class"}
+
+
+def _text(data: bytes, node: Any) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _dotted(text: str) -> str | None:
+    text = _SPACES.sub("", text)
+    return text if _DOTTED.match(text) else None
+
+
+def clean_doc(raw: str) -> str:
+    """A docstring or JSDoc comment as plain text."""
+    raw = raw.strip()
+    if raw.startswith("/*"):
+        body = raw[2:-2] if raw.endswith("*/") else raw[2:]
+        body = body.lstrip("*")
+        lines = [re.sub(r"^\s*\* ?", "", ln) for ln in body.splitlines()]
+        return inspect.cleandoc("\n".join(lines))
+    if raw.startswith("//"):
+        return inspect.cleandoc("\n".join(ln.strip().lstrip("/").strip() for ln in raw.splitlines()))
+    m = re.match(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", raw)
+    if m:
+        q = m.group(1)
+        body = raw[m.end() :]
+        if body.endswith(q):
+            body = body[: -len(q)]
+        return inspect.cleandoc(body)
+    return raw
+
+
+def detail_of(data: bytes, sym: Symbol) -> str:
+    """The signature shown for a symbol: its text up to the body, or its first line."""
+    if sym.detail_end >= 0:
+        text = data[sym.start : sym.detail_end].decode("utf-8", "replace")
+        text = _SPACES.sub(" ", text).strip().rstrip(":{").strip()
+    else:
+        text = data[sym.start : min(sym.end, sym.start + 240)].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def doc_of(data: bytes, sym: Symbol) -> str:
+    return clean_doc(data[sym.doc_start : sym.doc_end].decode("utf-8", "replace")) if sym.doc_start >= 0 else ""
+
+
+def _split_bases(text: str) -> tuple[str, ...]:
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    out = []
+    for p in parts:
+        p = p.strip()
+        if not p or "=" in p or p.startswith("*"):
+            continue
+        p = re.sub(r"<.*>$", "", p, flags=re.S).strip()  # TS generics: Base<T>
+        d = _dotted(p)
+        if d:
+            out.append(d)
+    return tuple(out)
+
+
+class _Scopes:
+    def __init__(self, size: int, raw: list[tuple[int, int, str]]) -> None:
+        raw.sort(key=lambda s: (s[0], -s[1]))
+        self.scopes: list[Scope] = [Scope(MODULE, 0, size, -1)]
+        stack = [0]
+        for start, end, kind in raw:
+            while stack[-1] != 0 and self.scopes[stack[-1]].end <= start:
+                stack.pop()
+            self.scopes.append(Scope(kind, start, end, stack[-1]))
+            stack.append(len(self.scopes) - 1)
+        self.starts = [s.start for s in self.scopes]
+
+    def innermost(self, offset: int, exclude_start: int = -1, exclude_end: int = -1) -> int:
+        i = bisect_right(self.starts, offset) - 1
+        while i > 0:
+            s = self.scopes[i]
+            if s.start <= offset < s.end and not (s.start == exclude_start and s.end == exclude_end):
+                return i
+            i = s.parent if s.start <= offset < s.end else i - 1
+        return 0
+
+
+def build(
+    spec: Any,
+    path: str,
+    data: bytes,
+    matches: list[tuple[int, dict[str, list[Any]]]],
+    refs: dict[str, list[Any]],
+    errors: list[tuple[int, int, str]],
+    mtime_ns: int,
+) -> FileIndex:
+    size = len(data)
+    defs: list[tuple[str, Any, Any, dict[str, list[Any]]]] = []
+    raw_scopes: list[tuple[int, int, str]] = []
+    docs: dict[int, tuple[int, int]] = {}
+    bases: dict[int, tuple[str, ...]] = {}
+    hints: dict[int, str] = {}
+    globals_: list[int] = []
+    import_caps: list[dict[str, list[Any]]] = []
+    export_caps: list[dict[str, list[Any]]] = []
+    exported_starts: set[int] = set()
+    for _, caps in matches:
+        kind = None
+        for key in caps:
+            if key.startswith("definition."):
+                kind = key
+                break
+        if kind is not None:
+            if "name" in caps:
+                defs.append((kind[11:], caps[kind][0], caps["name"][0], caps))
+            continue
+        for key, nodes in caps.items():
+            if key.startswith("scope."):
+                node = nodes[0]
+                raw_scopes.append((node.start_byte, node.end_byte, key[6:]))
+                break
+        else:
+            if "import" in caps or "reexport" in caps:
+                import_caps.append(caps)
+            elif "export.name" in caps or "export.local" in caps:
+                export_caps.append(caps)
+            elif "exported" in caps:
+                exported_starts.add(caps["exported"][0].start_byte)
+            elif "doc" in caps:
+                owner = caps["doc.owner"][0].start_byte
+                node = caps["doc"][-1]
+                docs.setdefault(owner, (node.start_byte, node.end_byte))
+            elif "bases" in caps:
+                owner = caps["bases.owner"][0].start_byte
+                found: tuple[str, ...] = ()
+                for node in caps["bases"]:
+                    found += _split_bases(_text(data, node))
+                bases[owner] = bases.get(owner, ()) + found
+            elif "hint.target" in caps:
+                value = _dotted(_text(data, caps["hint.value"][0]))
+                if value:
+                    hints.setdefault(caps["hint.target"][0].start_byte, value)
+            elif "global" in caps or "nonlocal" in caps:
+                globals_.append(caps.get("global", caps.get("nonlocal"))[0].start_byte)
+
+    sc = _Scopes(size, raw_scopes)
+    scopes = sc.scopes
+    global_names: dict[int, set[str]] = {}
+    for start in globals_:
+        s = sc.innermost(start)
+        end = data.find(b"\n", start)
+        line = data[start : end if end != -1 else size].decode("utf-8", "replace")
+        global_names.setdefault(s, set()).update(n.strip() for n in line.split("#")[0].split(","))
+
+    symbols: list[Symbol] = []
+    seen: set[int] = set()
+    owner_of_scope: dict[tuple[int, int], int] = {}
+    self_names = spec.self_names
+    for kind, node, name_node, caps in defs:
+        sel = name_node.start_byte
+        if sel in seen:
+            continue
+        start, end = node.start_byte, node.end_byte
+        scoped = kind in _SCOPED_KINDS
+        scope = sc.innermost(sel, start, end) if scoped else sc.innermost(sel)
+        if kind == "attribute":
+            recv = caps.get("receiver")
+            if not recv or _text(data, recv[0]) not in self_names:
+                continue
+            fn = scope
+            while fn > 0 and scopes[fn].kind not in ("function",):
+                fn = scopes[fn].parent
+            cls = scopes[fn].parent if fn > 0 else -1
+            while cls > 0 and scopes[cls].kind == BLOCK:
+                cls = scopes[cls].parent
+            if fn <= 0 or cls <= 0 or scopes[cls].kind != "class":
+                continue
+            scope = cls
+        seen.add(sel)
+        name = _text(data, name_node)
+        if scope in global_names and name in global_names[scope]:
+            scope = 0
+        if kind == "function" and scopes[scope].kind == "class":
+            kind = "method"
+        elif kind in ("variable", "constant") and scopes[scope].kind == "class":
+            kind = "field"
+        doc = docs.get(start)
+        sym = Symbol(
+            name=name,
+            kind=kind,
+            start=start,
+            end=end,
+            sel_start=sel,
+            sel_end=name_node.end_byte,
+            scope=scope,
+            detail_end=caps["body"][0].start_byte if "body" in caps else -1,
+            doc_start=doc[0] if doc else -1,
+            doc_end=doc[1] if doc else -1,
+            bases=bases.get(start, ()),
+            value=hints.get(sel, ""),
+            exported=start in exported_starts,
+        )
+        if scoped:
+            owner_of_scope[(start, end)] = len(symbols)
+        symbols.append(sym)
+
+    for i, s in enumerate(scopes):
+        s.owner = owner_of_scope.get((s.start, s.end), -1)
+    for sym in symbols:
+        s = sym.scope
+        while s > 0 and scopes[s].owner == -1:
+            s = scopes[s].parent
+        sym.parent = scopes[s].owner if s > 0 else -1
+
+    imports, exports = _imports(data, import_caps, export_caps, sc, symbols, seen)
+    names, occ_name, occ_start, occ_recv = _occurrences(data, refs, spec)
+    return FileIndex(
+        path=path,
+        language=spec.name,
+        size=size,
+        mtime_ns=mtime_ns,
+        line_starts=_line_starts(data),
+        has_errors=bool(errors),
+        scopes=scopes,
+        symbols=symbols,
+        imports=imports,
+        exports=exports,
+        names=names,
+        occ_name=occ_name,
+        occ_start=occ_start,
+        occ_recv=occ_recv,
+        errors=errors,
+    )
+
+
+def _imports(
+    data: bytes,
+    import_caps: list[dict[str, list[Any]]],
+    export_caps: list[dict[str, list[Any]]],
+    sc: _Scopes,
+    symbols: list[Symbol],
+    seen: set[int],
+) -> tuple[list[Import], list[Export]]:
+    imports: list[Import] = []
+    for caps in import_caps:
+        reexport = "reexport" in caps
+        prefix = "reexport." if reexport else "import."
+        stmt = caps["reexport" if reexport else "import"][0]
+        frm = caps.get(prefix + "from")
+        module_node = caps.get(prefix + "module")
+        module = _SPACES.sub("", _text(data, (frm or module_node)[0])) if (frm or module_node) else ""
+        name_node = caps.get(prefix + "name")
+        alias_node = caps.get(prefix + "alias")
+        scope = sc.innermost(stmt.start_byte)
+        imp = Import(module=module, name=None, alias=None, start=stmt.start_byte, end=stmt.end_byte, scope=scope, reexport=reexport)
+        bind: Any = None
+        if prefix + "star" in caps:
+            imp.star = True
+        elif prefix + "default" in caps:
+            imp.name, bind = "default", caps[prefix + "default"][0]
+            imp.alias = _text(data, bind)
+        elif prefix + "namespace" in caps:
+            bind = caps[prefix + "namespace"][0]
+            imp.alias = _text(data, bind)
+        elif name_node:
+            imp.name = _SPACES.sub("", _text(data, name_node[0]))
+            bind = alias_node[0] if alias_node else name_node[0]
+            imp.alias = _text(data, alias_node[0]) if alias_node else imp.name
+        elif module_node:  # python `import a.b.c` binds `a`; `import a.b as x` binds x
+            bind = alias_node[0] if alias_node else module_node[0]
+            imp.alias = _text(data, alias_node[0]) if alias_node else module.split(".")[0]
+        if bind is not None and not reexport:
+            sel = bind.start_byte
+            if sel not in seen and imp.alias:
+                seen.add(sel)
+                imp.symbol = len(symbols)
+                symbols.append(
+                    Symbol(
+                        name=imp.alias,
+                        kind="import",
+                        start=stmt.start_byte,
+                        end=stmt.end_byte,
+                        sel_start=sel,
+                        sel_end=sel + len(imp.alias.encode("utf-8")),
+                        scope=scope,
+                        target=len(imports),
+                    )
+                )
+        imports.append(imp)
+    exports: list[Export] = []
+    for caps in export_caps:
+        local = caps.get("export.local") or caps.get("export.name")
+        name = caps.get("export.name") or local
+        if local and name:
+            exports.append(Export(name=_text(data, name[0]), local=_text(data, local[0])))
+    return imports, exports
+
+
+def _occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any) -> tuple[list[str], array[int], array[int], array[int]]:
+    names: list[str] = []
+    ids: dict[bytes, int] = {}
+    recv_of: dict[int, int] = {}
+    skip = {n.start_byte for n in refs.get("skip", ())}
+
+    def intern(raw: bytes) -> int:
+        i = ids.get(raw)
+        if i is None:
+            i = ids[raw] = len(names)
+            names.append(raw.decode("utf-8", "replace"))
+        return i
+
+    member = _MEMBER.match
+    for node in refs.get("member", ()):
+        end = node.end_byte
+        m = member(data, node.start_byte, end)
+        if m is None:
+            continue
+        recv = _WS.sub(b"", m.group(1))
+        start = end - len(m.group(2))
+        if recv and _dotted(recv.decode("utf-8", "replace")):
+            recv_of[start] = intern(recv)
+        else:
+            recv_of[start] = COMPLEX
+    occ_name: array[int] = array("I")
+    occ_start: array[int] = array("I")
+    occ_recv: array[int] = array("i")
+    get_recv = recv_of.get
+    add_n, add_s, add_r = occ_name.append, occ_start.append, occ_recv.append
+    spans = sorted([(n.start_byte, n.end_byte) for n in refs.get("reference", ())])
+    for start, end in spans:
+        if start in skip:
+            continue
+        raw = data[start:end]
+        i = ids.get(raw)
+        if i is None:
+            i = intern(raw)
+        add_n(i)
+        add_s(start)
+        add_r(get_recv(start, PLAIN))
+    return names, occ_name, occ_start, occ_recv

@@ -1,0 +1,180 @@
+"""The tree-sitter adapter: the only module that imports tree_sitter.
+
+Loads each language from `grammars/<lang>/language.json` (which grammar package, which
+file suffixes, a few resolution facts) and its queries (`tags.scm`, `references.scm`),
+parses, re-parses incrementally, and hands query results to `extract`.
+Must not know: how answers are resolved, LSP, tools.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+from agentls.analysis import extract
+from agentls.analysis.model import FileIndex
+from agentls.workspace.documents import ByteEdit
+
+GRAMMARS_ENV = "AGENTLS_GRAMMARS"
+
+
+def grammars_dir() -> Path:
+    """Where the `grammars/` folder is: env override, the checkout, or the installed package."""
+    env = os.environ.get(GRAMMARS_ENV)
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[3] / "grammars", here.parents[1] / "grammars"):
+        if (candidate / "python" / "language.json").is_file():
+            return candidate
+    raise FileNotFoundError("agentls: cannot find the grammars/ folder")
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    package: str
+    function: str
+    extensions: tuple[str, ...]
+    module_system: str
+    class_body_sees_members: bool
+    self_names: frozenset[str]
+    hidden_prefix: str
+    folder: Path
+    options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+@cache
+def language_specs() -> dict[str, LanguageSpec]:
+    specs: dict[str, LanguageSpec] = {}
+    for meta in sorted(grammars_dir().glob("*/language.json")):
+        raw = json.loads(meta.read_text("utf-8"))
+        specs[raw["name"]] = LanguageSpec(
+            name=raw["name"],
+            package=raw["grammar"]["package"],
+            function=raw["grammar"]["function"],
+            extensions=tuple(raw["extensions"]),
+            module_system=raw["module_system"],
+            class_body_sees_members=bool(raw.get("class_body_sees_members", False)),
+            self_names=frozenset(raw.get("self_names", ())),
+            hidden_prefix=raw.get("hidden_prefix", ""),
+            folder=meta.parent,
+            options=raw,
+        )
+    return specs
+
+
+@cache
+def _suffix_map() -> dict[str, str]:
+    return {ext: spec.name for spec in language_specs().values() for ext in spec.extensions}
+
+
+def language_for(path: str) -> LanguageSpec | None:
+    """The language of a path by its suffix (`.d.ts` counts as TypeScript)."""
+    suffix = os.path.splitext(path)[1].lower()
+    name = _suffix_map().get(suffix)
+    return language_specs()[name] if name else None
+
+
+def suffixes() -> tuple[str, ...]:
+    return tuple(_suffix_map())
+
+
+class Grammar:
+    """Parser and compiled queries of one language (one per thread: parsers are not shared)."""
+
+    def __init__(self, spec: LanguageSpec) -> None:
+        self.spec = spec
+        module = importlib.import_module(spec.package)
+        self.language = Language(getattr(module, spec.function)())
+        self.parser = Parser(self.language)
+        self.tags = Query(self.language, (spec.folder / "tags.scm").read_text("utf-8"))
+        self.refs = Query(self.language, (spec.folder / "references.scm").read_text("utf-8"))
+        self.errors = Query(self.language, "(ERROR) @error (MISSING) @missing")
+
+    def parse(self, data: bytes, old_tree: Tree | None = None) -> Tree:
+        return self.parser.parse(data, old_tree) if old_tree is not None else self.parser.parse(data)
+
+    def extract(self, path: str, data: bytes, tree: Tree, mtime_ns: int = 0) -> FileIndex:
+        root = tree.root_node
+        matches = QueryCursor(self.tags).matches(root)
+        refs = QueryCursor(self.refs).captures(root)
+        errors = self.syntax_errors(tree, data) if root.has_error else []
+        return extract.build(self.spec, path, data, matches, refs, errors, mtime_ns)
+
+    def syntax_errors(self, tree: Tree, data: bytes, limit: int = 20) -> list[tuple[int, int, str]]:
+        out: list[tuple[int, int, str]] = []
+        caps = QueryCursor(self.errors).captures(tree.root_node)
+        for kind, nodes in caps.items():
+            for node in nodes:
+                if kind == "missing":
+                    out.append((node.start_byte, node.end_byte, f"missing {node.type!r}"))
+                else:
+                    near = data[node.start_byte : min(node.end_byte, node.start_byte + 30)]
+                    text = near.decode("utf-8", "replace").split("\n")[0]
+                    out.append((node.start_byte, node.end_byte, f"syntax error near {text!r}"))
+        out.sort()
+        return out[:limit]
+
+    def outline(self, tree: Tree, data: bytes, max_depth: int, max_nodes: int = 400) -> dict[str, Any]:
+        """A compact, depth-limited view of the syntax tree (named nodes only)."""
+        count = 0
+
+        def visit(node: Node, depth: int) -> dict[str, Any]:
+            nonlocal count
+            count += 1
+            item: dict[str, Any] = {
+                "type": node.type,
+                "start": [node.start_point.row, node.start_point.column],
+                "end": [node.end_point.row, node.end_point.column],
+            }
+            if node.named_child_count == 0 or depth >= max_depth:
+                text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+                item["text"] = text if len(text) <= 80 else text[:77] + "..."
+            if depth < max_depth and node.named_child_count:
+                children = []
+                for child in node.named_children:
+                    if count >= max_nodes:
+                        item["truncated"] = True
+                        break
+                    children.append(visit(child, depth + 1))
+                item["children"] = children
+            return item
+
+        return visit(tree.root_node, 0)
+
+
+_local = threading.local()
+
+
+def grammar(spec: LanguageSpec) -> Grammar:
+    cache_: dict[str, Grammar] | None = getattr(_local, "grammars", None)
+    if cache_ is None:
+        cache_ = _local.grammars = {}
+    g = cache_.get(spec.name)
+    if g is None:
+        g = cache_[spec.name] = Grammar(spec)
+    return g
+
+
+def apply_edits(tree: Tree, edits: list[ByteEdit]) -> None:
+    for e in edits:
+        tree.edit(e.start_byte, e.old_end_byte, e.new_end_byte, e.start_point, e.old_end_point, e.new_end_point)
+
+
+def parse_file(path: str, data: bytes, mtime_ns: int = 0, old_tree: Tree | None = None) -> tuple[FileIndex, Tree] | None:
+    """Parse and extract one file; None when its language is not analysed."""
+    spec = language_for(path)
+    if spec is None:
+        return None
+    g = grammar(spec)
+    tree = g.parse(data, old_tree)
+    return g.extract(path, data, tree, mtime_ns), tree

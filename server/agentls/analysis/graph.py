@@ -1,0 +1,90 @@
+"""The module-level dependency graph: Python modules, TypeScript/JavaScript files.
+
+Edges are internal imports only (both ends in the workspace). Python follows grimp's
+convention: `from pkg import name` is an edge to `pkg.name` when that is a module, else
+to `pkg`. Renders as JSON, DOT and Mermaid. Must not know: LSP, tools.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+
+@dataclass
+class DependencyGraph:
+    nodes: list[str] = field(default_factory=list)
+    edges: list[tuple[str, str]] = field(default_factory=list)
+
+    def adjacency(self) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {n: set() for n in self.nodes}
+        for a, b in self.edges:
+            out.setdefault(a, set()).add(b)
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        return {"nodes": self.nodes, "edges": [{"from": a, "to": b} for a, b in self.edges]}
+
+    def to_dot(self) -> str:
+        lines = ["digraph dependencies {", "  rankdir=LR;"]
+        lines += [f"  {json.dumps(n)};" for n in self.nodes]
+        lines += [f"  {json.dumps(a)} -> {json.dumps(b)};" for a, b in self.edges]
+        return "\n".join([*lines, "}"])
+
+    def to_mermaid(self) -> str:
+        ids = {n: f"n{i}" for i, n in enumerate(self.nodes)}
+
+        def label(n: str) -> str:
+            return re.sub(r'["\[\]]', "_", n)
+
+        lines = ["graph LR"]
+        lines += [f'  {ids[n]}["{label(n)}"]' for n in self.nodes]
+        lines += [f"  {ids[a]} --> {ids[b]}" for a, b in self.edges]
+        return "\n".join(lines)
+
+
+def build_graph(ix: WorkspaceIndex, path: str | None, language: str | None = None) -> DependencyGraph:
+    """The graph of the whole workspace, or of the files under `path` (a file or folder)."""
+    edges: set[tuple[str, str]] = set()
+    nodes: set[str] = set()
+    mods = ix.py_modules
+    for rel, fi in ix.files.items():
+        if path and path != "." and not (rel == path or rel.startswith(path.rstrip("/") + "/")):
+            continue
+        system = ix.module_system(rel)
+        if language == "python" and system != "python":
+            continue
+        if system == "python":
+            src = mods.name_of.get(rel)
+            if src is None:
+                continue
+            nodes.add(src)
+            for imp in fi.imports:
+                absolute = mods.absolute(rel, imp.module)
+                if absolute is None:
+                    continue
+                target = None
+                if imp.name is not None and not imp.star:
+                    sub = f"{absolute}.{imp.name}" if absolute else imp.name
+                    if mods.file_of(sub) and mods.name_of.get(mods.file_of(sub) or "") == sub:
+                        target = sub
+                if target is None:
+                    f = mods.file_of(absolute)
+                    target = mods.name_of.get(f) if f else None
+                    if target != absolute:
+                        target = absolute if f else None
+                if target and target != src:
+                    edges.add((src, target))
+        else:
+            nodes.add(rel)
+            for imp in fi.imports:
+                target = ix.es_modules.resolve(rel, imp.module)
+                if target and target != rel:
+                    edges.add((rel, target))
+    nodes.update(b for _, b in edges)
+    return DependencyGraph(sorted(nodes), sorted(edges))

@@ -1,0 +1,340 @@
+"""The workspace index: one FileIndex per analysed file, kept current, and the questions
+the editor and the agent ask of it.
+
+State lives here (files, module maps, per-file lookup tables, open-document trees);
+answers are computed in `answers.py`, resolution in `resolve.py`. Thread-safe: every
+public method takes the lock. Must not know: LSP, tools, the agent.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agentls.analysis import answers, cache
+from agentls.analysis.build import index_files
+from agentls.analysis.grammar import LanguageSpec, apply_edits, language_for, parse_file, suffixes
+from agentls.analysis.graph import DependencyGraph, build_graph
+from agentls.analysis.model import FileIndex, HoverInfo, Location, Resolution, SymbolNode
+from agentls.analysis.modules import EsModules, PythonModules
+from agentls.analysis.resolve import Resolver
+from agentls.workspace import FileWalker, LineIndex, Workspace
+from agentls.workspace.documents import MAX_FILE_BYTES, ByteEdit
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+
+
+class WorkspaceIndex:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        workspace: Workspace | None = None,
+        jobs: int = 0,
+        cache_dir: str | os.PathLike[str] | None | bool = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.workspace = workspace or Workspace(root)
+        self.root = self.workspace.root
+        self.jobs = jobs or (os.cpu_count() or 1)
+        if cache_dir is False:
+            self.cache_dir: Path | None = None
+        elif cache_dir is None or cache_dir is True:
+            self.cache_dir = self.root / ".agentls" / "index"
+        else:
+            self.cache_dir = Path(cache_dir)
+        self.progress = progress
+        self.files: dict[str, FileIndex] = {}
+        self.resolver = Resolver(self)
+        self._lock = threading.RLock()
+        self._trees: dict[str, Any] = {}
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._py: PythonModules | None = None
+        self._es: EsModules | None = None
+        self._defs_by_name: dict[str, list[tuple[str, int]]] | None = None
+        self._lines: OrderedDict[str, LineIndex] = OrderedDict()
+        self.walker = FileWalker(self.root, suffixes=suffixes())
+        self.built = False
+
+    # --- building ------------------------------------------------------------------
+    def build(self) -> dict[str, Any]:
+        """Index the workspace: reuse the cache for unchanged files, parse the rest."""
+        t0 = time.perf_counter()
+        paths = list(self.walker.walk())
+        cached = cache.load(self.cache_dir, self.root) if self.cache_dir else {}
+        fresh: dict[str, FileIndex] = {}
+        todo: list[str] = []
+        for rel in paths:
+            old = cached.get(rel)
+            if old is not None:
+                try:
+                    st = os.stat(self.root / rel)
+                except OSError:
+                    continue
+                if st.st_mtime_ns == old.mtime_ns and st.st_size == old.size:
+                    fresh[rel] = old
+                    continue
+            todo.append(rel)
+        open_docs = set(self.workspace.open_paths())
+        for fi in index_files(str(self.root), [p for p in todo if p not in open_docs], self.jobs, self.progress):
+            fresh[fi.path] = fi
+        with self._lock:
+            self.files = fresh
+            self._invalidate_all()
+            for rel in open_docs:
+                self._update(rel, None, None)
+            self.built = True
+        if self.cache_dir and todo:
+            cache.save(self.cache_dir, self.root, self.files)
+        return {
+            "files": len(self.files),
+            "parsed": len(todo),
+            "cached": len(paths) - len(todo),
+            "seconds": round(time.perf_counter() - t0, 3),
+        }
+
+    def save_cache(self) -> None:
+        if self.cache_dir:
+            with self._lock:
+                snapshot = dict(self.files)
+            cache.save(self.cache_dir, self.root, snapshot)
+
+    def _invalidate_all(self) -> None:
+        self._tables.clear()
+        self._lines.clear()
+        self._py = self._es = None
+        self._defs_by_name = None
+
+    def _invalidate(self, rel: str, structural: bool) -> None:
+        self._tables.pop(rel, None)
+        self._lines.pop(rel, None)
+        self._defs_by_name = None
+        if structural:
+            self._py = self._es = None
+
+    # --- keeping current -------------------------------------------------------------
+    def update_file(self, path: str, data: bytes | None = None, edits: list[ByteEdit] | None = None) -> FileIndex | None:
+        """Re-index one file from `data` (default: buffer or disk). With `edits` and a
+        kept tree (an open document), re-parse incrementally."""
+        with self._lock:
+            return self._update(self.workspace.relative(path), data, edits)
+
+    def _update(self, rel: str, data: bytes | None, edits: list[ByteEdit] | None) -> FileIndex | None:
+        if language_for(rel) is None:
+            return None
+        if data is None:
+            data = self.workspace.read_bytes(rel)
+        if data is None or len(data) > MAX_FILE_BYTES or b"\x00" in data[:8192]:
+            self._remove(rel)
+            return None
+        old_tree = self._trees.get(rel) if edits else None
+        if old_tree is not None:
+            apply_edits(old_tree, edits or [])
+        try:
+            mtime = os.stat(self.root / rel).st_mtime_ns
+        except OSError:
+            mtime = 0
+        result = parse_file(rel, data, mtime, old_tree)
+        if result is None:
+            return None
+        fi, tree = result
+        if self.workspace.document(rel) is not None:
+            self._trees[rel] = tree
+            fi.mtime_ns = -1  # a buffer: never trusted by the disk cache
+        structural = rel not in self.files
+        self.files[rel] = fi
+        self._invalidate(rel, structural)
+        return fi
+
+    def remove_file(self, path: str) -> None:
+        with self._lock:
+            self._remove(self.workspace.relative(path))
+
+    def _remove(self, rel: str) -> None:
+        self._trees.pop(rel, None)
+        if self.files.pop(rel, None) is not None:
+            self._invalidate(rel, True)
+
+    def close_file(self, path: str) -> None:
+        """The editor closed a document: drop its tree and re-read it from disk."""
+        with self._lock:
+            rel = self.workspace.relative(path)
+            self._trees.pop(rel, None)
+            self._update(rel, None, None)
+
+    def refresh(self) -> list[str]:
+        """Pick up changes made on disk outside the editor; return the changed paths."""
+        changed: list[str] = []
+        seen = set()
+        for rel in self.walker.walk():
+            seen.add(rel)
+            if self.workspace.document(rel) is not None:
+                continue
+            fi = self.files.get(rel)
+            try:
+                st = os.stat(self.root / rel)
+            except OSError:
+                continue
+            if fi is None or fi.mtime_ns != st.st_mtime_ns or fi.size != st.st_size:
+                with self._lock:
+                    self._update(rel, None, None)
+                changed.append(rel)
+        for rel in [r for r in self.files if r not in seen and self.workspace.document(r) is None]:
+            with self._lock:
+                self._remove(rel)
+            changed.append(rel)
+        return changed
+
+    # --- tables used by the resolver ---------------------------------------------------
+    def spec(self, path: str) -> LanguageSpec | None:
+        return language_for(path)
+
+    def module_system(self, path: str) -> str:
+        spec = language_for(path)
+        return spec.module_system if spec else ""
+
+    @property
+    def py_modules(self) -> PythonModules:
+        if self._py is None:
+            self._py = PythonModules(self.files)
+        return self._py
+
+    @property
+    def es_modules(self) -> EsModules:
+        if self._es is None:
+            self._es = EsModules([p for p in self.files if self.module_system(p) == "es"], self._read_text)
+        return self._es
+
+    def _read_text(self, rel: str) -> str | None:
+        try:
+            return self.workspace.read_text(rel)
+        except ValueError:
+            return None
+
+    def _table(self, path: str) -> dict[str, Any]:
+        t = self._tables.get(path)
+        if t is None:
+            t = self._tables[path] = {}
+        return t
+
+    def bindings(self, path: str) -> dict[tuple[int, str], list[int]]:
+        t = self._table(path)
+        b = t.get("bindings")
+        if b is None:
+            b = {}
+            for i, sym in enumerate(self.files[path].symbols):
+                b.setdefault((sym.scope, sym.name), []).append(i)
+            t["bindings"] = b
+        return b
+
+    def def_sites(self, path: str) -> dict[int, int]:
+        t = self._table(path)
+        d = t.get("sites")
+        if d is None:
+            d = t["sites"] = {sym.sel_start: i for i, sym in enumerate(self.files[path].symbols)}
+        return d
+
+    def scope_starts(self, path: str) -> list[int]:
+        t = self._table(path)
+        s = t.get("scope_starts")
+        if s is None:
+            s = t["scope_starts"] = [sc.start for sc in self.files[path].scopes]
+        return s
+
+    def occurrences_of(self, path: str, name: str) -> list[int]:
+        t = self._table(path)
+        inv = t.get("inverted")
+        fi = self.files[path]
+        if inv is None:
+            inv = {}
+            for i, n in enumerate(fi.occ_name):
+                inv.setdefault(n, []).append(i)
+            t["inverted"] = inv
+            t["name_ids"] = {n: i for i, n in enumerate(fi.names)}
+        nid = t["name_ids"].get(name)
+        return inv.get(nid, []) if nid is not None else []
+
+    def defs_by_name(self) -> dict[str, list[tuple[str, int]]]:
+        """Module- and class-level definitions by name (for fallbacks and workspace symbols)."""
+        if self._defs_by_name is None:
+            out: dict[str, list[tuple[str, int]]] = {}
+            for path, fi in self.files.items():
+                for i, sym in enumerate(fi.symbols):
+                    if sym.kind not in ("import", "parameter") and fi.scopes[sym.scope].kind in ("module", "class"):
+                        out.setdefault(sym.name, []).append((path, i))
+            self._defs_by_name = out
+        return self._defs_by_name
+
+    def line_index(self, path: str) -> LineIndex | None:
+        li = self._lines.get(path)
+        if li is None:
+            data = self.workspace.read_bytes(path)
+            if data is None:
+                return None
+            li = LineIndex(data)
+            self._lines[path] = li
+            if len(self._lines) > 64:
+                self._lines.popitem(last=False)
+        else:
+            self._lines.move_to_end(path)
+        return li
+
+    # --- questions (see answers.py) ----------------------------------------------------
+    def _rel(self, path: str) -> str | None:
+        try:
+            rel = self.workspace.relative(path)
+        except ValueError:
+            return None
+        return rel if rel in self.files else None
+
+    def definition(self, path: str, line: int, character: int) -> Resolution:
+        with self._lock:
+            rel = self._rel(path)
+            return answers.definition(self, rel, line, character) if rel else Resolution([], "none")
+
+    def references(self, path: str, line: int, character: int, include_declaration: bool = True) -> Resolution:
+        with self._lock:
+            rel = self._rel(path)
+            return answers.references(self, rel, line, character, include_declaration) if rel else Resolution([], "none")
+
+    def find_definitions(self, name: str, path: str | None = None, limit: int = 50) -> Resolution:
+        with self._lock:
+            return answers.find_definitions(self, name, self._rel(path) if path else None, limit)
+
+    def find_references_by_name(self, name: str, path: str | None = None, limit: int = 500) -> Resolution:
+        with self._lock:
+            return answers.references_by_name(self, name, self._rel(path) if path else None, limit)
+
+    def hover(self, path: str, line: int, character: int) -> HoverInfo | None:
+        with self._lock:
+            rel = self._rel(path)
+            return answers.hover(self, rel, line, character) if rel else None
+
+    def document_symbols(self, path: str) -> list[SymbolNode]:
+        with self._lock:
+            rel = self._rel(path)
+            return answers.document_symbols(self, rel) if rel else []
+
+    def workspace_symbols(self, query: str, limit: int = 100) -> list[Location]:
+        with self._lock:
+            return answers.workspace_symbols(self, query, limit)
+
+    def dependency_graph(self, path: str | None = None) -> DependencyGraph:
+        with self._lock:
+            return build_graph(self, self.workspace.relative(path) if path else None)
+
+    def import_graph(self) -> dict[str, set[str]]:
+        with self._lock:
+            return build_graph(self, None, language="python").adjacency()
+
+    def outline(self, path: str, max_depth: int = 3) -> dict[str, Any]:
+        with self._lock:
+            return answers.outline(self, self.workspace.relative(path), max_depth)

@@ -1,0 +1,200 @@
+"""The data the analysis layer keeps: per-file extracted indexes, and the answers it gives.
+
+Positions inside a FileIndex are UTF-8 byte offsets; answers (Location) carry LSP-style
+0-based (line, UTF-16 character) positions. These are plain dataclasses: picklable for
+the worker processes and the on-disk cache. Must not know: tree-sitter, LSP, tools.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+# Scope kinds
+MODULE, CLASS, FUNCTION, BLOCK = "module", "class", "function", "block"
+
+# Receiver markers in FileIndex.occ_recv
+PLAIN = -1  # a bare name
+COMPLEX = -2  # a member whose receiver is not a dotted name (call, subscript, ...)
+
+
+@dataclass(slots=True)
+class Scope:
+    kind: str
+    start: int
+    end: int
+    parent: int  # -1 for the module scope
+    owner: int = -1  # the symbol (class / function) that opens this scope
+
+
+@dataclass(slots=True)
+class Symbol:
+    name: str
+    kind: str  # function | method | class | variable | parameter | attribute | import | interface | type | enum | module | constant | property
+    start: int  # whole definition node
+    end: int
+    sel_start: int  # the name
+    sel_end: int
+    scope: int  # the scope the name binds in
+    parent: int = -1  # enclosing symbol (for the outline)
+    detail_end: int = -1  # the signature is source[start:detail_end] (-1: first line)
+    doc_start: int = -1  # docstring / JSDoc source range (-1: none)
+    doc_end: int = -1
+    bases: tuple[str, ...] = ()  # classes: base expressions as text
+    value: str = ""  # variables: dotted name of a `Foo(...)` / `new Foo()` value or type annotation
+    exported: bool = False  # TS: `export` on the declaration
+    target: int = -1  # imports: index into FileIndex.imports
+
+
+@dataclass(slots=True)
+class Import:
+    """One imported binding (or a star import / re-export)."""
+
+    module: str  # as written: "os.path", ".pkg", "./util"
+    name: str | None  # imported member; None = the module itself
+    alias: str | None  # local name bound; None for star / re-exports without a local
+    start: int
+    end: int
+    scope: int
+    star: bool = False
+    reexport: bool = False  # TS `export ... from` / `export *`
+    symbol: int = -1  # the Symbol index of the local binding (kind "import")
+
+
+@dataclass(slots=True)
+class Export:
+    """TS: an exported name bound to a local name (re-exports live in imports)."""
+
+    name: str
+    local: str
+
+
+_EAGER = ("path", "language", "size", "mtime_ns", "names")
+_LAZY = (
+    "line_starts", "has_errors", "scopes", "symbols", "imports", "exports",
+    "occ_name", "occ_start", "occ_recv", "errors",
+)
+
+
+class FileIndex:
+    """Everything extracted from one file. Picklable compactly: the bulk travels as one
+    blob that is unpacked on first use, so worker results and the disk cache load fast."""
+
+    __slots__ = (*_EAGER, *_LAZY, "_blob", "_name_set")
+    path: str  # relative POSIX path
+    language: str
+    size: int
+    mtime_ns: int
+    names: list[str]  # distinct identifier texts
+    line_starts: array[int]
+    has_errors: bool
+    scopes: list[Scope]
+    symbols: list[Symbol]
+    imports: list[Import]
+    exports: list[Export]
+    occ_name: array[int]  # per occurrence: index into names
+    occ_start: array[int]  # per occurrence: byte offset (sorted)
+    occ_recv: array[int]  # per occurrence: names index of the dotted receiver, PLAIN or COMPLEX
+    errors: list[tuple[int, int, str]]  # (start, end, message)
+
+    def __init__(self, **fields: Any) -> None:
+        for k in (*_EAGER, *_LAZY):
+            setattr(self, k, fields[k])
+        self._blob: bytes | None = None
+        self._name_set: frozenset[str] | None = None
+
+    @property
+    def name_set(self) -> frozenset[str]:
+        if self._name_set is None:
+            self._name_set = frozenset(self.names)
+        return self._name_set
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _LAZY and object.__getattribute__(self, "_blob") is not None:
+            self._unpack()
+            return object.__getattribute__(self, name)
+        raise AttributeError(name)
+
+    def _unpack(self) -> None:
+        import pickle
+
+        (line_starts, has_errors, scopes, symbols, imports, exports, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
+        self.line_starts, self.has_errors, self.errors = line_starts, has_errors, errors
+        self.occ_name, self.occ_start, self.occ_recv = occ_name, occ_start, occ_recv
+        self.scopes = [Scope(*r) for r in scopes]
+        self.symbols = [Symbol(*r) for r in symbols]
+        self.imports = [Import(*r) for r in imports]
+        self.exports = [Export(*r) for r in exports]
+        self._blob = None
+
+    def _pack(self) -> bytes:
+        import pickle
+
+        if self._blob is not None:
+            return self._blob
+
+        def rows(items: list[Any]) -> list[tuple[Any, ...]]:
+            return [tuple(getattr(o, f) for f in o.__slots__) for o in items]
+
+        state = (
+            self.line_starts, self.has_errors, rows(self.scopes), rows(self.symbols), rows(self.imports),
+            rows(self.exports), self.occ_name, self.occ_start, self.occ_recv, self.errors,
+        )
+        return pickle.dumps(state, protocol=5)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, self.names, self._pack()))
+
+
+def _lazy_file_index(path: str, language: str, size: int, mtime_ns: int, names: list[str], blob: bytes) -> FileIndex:
+    fi = FileIndex.__new__(FileIndex)
+    fi.path, fi.language, fi.size, fi.mtime_ns, fi.names = path, language, size, mtime_ns, names
+    fi._blob = blob
+    fi._name_set = None
+    return fi
+
+
+Precision = Literal["resolved", "fallback", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    path: str
+    start: tuple[int, int]  # (line, UTF-16 character)
+    end: tuple[int, int]
+    name: str = ""
+    kind: str = ""
+    container: str = ""
+
+
+@dataclass(slots=True)
+class Resolution:
+    """An answer plus how it was reached: resolved by scope/import rules, or ranked name matches."""
+
+    locations: list[Location]
+    how: Precision
+    name: str = ""
+    note: str = ""
+
+
+@dataclass(slots=True)
+class HoverInfo:
+    name: str
+    kind: str
+    signature: str
+    doc: str
+    location: Location
+    how: Precision
+
+
+@dataclass(slots=True)
+class SymbolNode:
+    """documentSymbol: a hierarchical outline entry."""
+
+    name: str
+    kind: str
+    detail: str
+    range: tuple[tuple[int, int], tuple[int, int]]
+    selection: tuple[tuple[int, int], tuple[int, int]]
+    children: list[SymbolNode] = field(default_factory=list)

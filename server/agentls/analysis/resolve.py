@@ -1,0 +1,324 @@
+"""Name resolution over the index: which binding an occurrence names.
+
+A binding is a Key `(path, scope, name)`; a module is `(path, -1, "")`. Plain names go
+through the scope chain (class bodies are seen only from directly inside them, and only
+where the language says so), then star imports. Imports are followed across files
+(re-exports through `__init__.py` or `export … from`). Members (`a.b.c`, `self.x`,
+`this.x`) resolve their receiver to a module, a class or an instance (from `x = Foo()`,
+`x: Foo`, `new Foo()`), then look the member up, walking base classes by name.
+Must not know: tree-sitter, LSP, how files are read.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from agentls.analysis.model import CLASS, COMPLEX, PLAIN, FileIndex, Symbol
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+MAX_DEPTH = 12
+
+
+class Key(NamedTuple):
+    path: str
+    scope: int  # -1: the module itself
+    name: str
+
+
+class Value(NamedTuple):
+    """What a receiver evaluates to: a module, a class (object or instance)."""
+
+    kind: str  # module | class | instance
+    path: str
+    symbol: int = -1
+
+
+class Resolver:
+    def __init__(self, index: WorkspaceIndex) -> None:
+        self.ix = index
+
+    # --- scopes and bindings ------------------------------------------------------
+    def innermost_scope(self, fi: FileIndex, offset: int) -> int:
+        scopes = fi.scopes
+        i = bisect_right(self.ix.scope_starts(fi.path), offset) - 1
+        while i > 0 and not (scopes[i].start <= offset < scopes[i].end):
+            i = scopes[i].parent
+        return max(i, 0)
+
+    def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
+        """The binding a bare name at `offset` refers to (imports followed)."""
+        fi = self.ix.files.get(path)
+        if fi is None:
+            return None
+        spec = self.ix.spec(path)
+        table = self.ix.bindings(path)
+        s = self.innermost_scope(fi, offset)
+        first = True
+        while s >= 0:
+            scope = fi.scopes[s]
+            visible = scope.kind != CLASS or (first and spec is not None and spec.class_body_sees_members)
+            if visible and (s, name) in table:
+                return self._follow(path, s, name, offset, depth)
+            s = scope.parent
+            first = False
+        for imp in fi.imports:
+            if imp.star and not imp.reexport:
+                target = self._module_file(path, imp.module)
+                if target:
+                    key = self.member_of_module(target, name, depth + 1, star=True)
+                    if key is not None:
+                        return key
+        return None
+
+    def _follow(self, path: str, scope: int, name: str, offset: int, depth: int) -> Key | None:
+        fi = self.ix.files[path]
+        syms = self.ix.bindings(path)[(scope, name)]
+        chosen = syms[0]
+        for i in syms:
+            if fi.symbols[i].sel_start <= offset:
+                chosen = i
+        sym = fi.symbols[chosen]
+        if sym.kind == "import" and all(fi.symbols[i].kind == "import" for i in syms):
+            return self.follow_import(path, sym, depth + 1) or Key(path, scope, name)
+        return Key(path, scope, name)
+
+    def follow_import(self, path: str, sym: Symbol, depth: int = 0) -> Key | None:
+        if depth > MAX_DEPTH or sym.target < 0:
+            return None
+        fi = self.ix.files[path]
+        imp = fi.imports[sym.target]
+        system = self.ix.module_system(path)
+        if system == "python":
+            mods = self.ix.py_modules
+            absolute = mods.absolute(path, imp.module)
+            if imp.name is None:
+                if absolute is None:
+                    return None
+                wanted = absolute if imp.alias != absolute.split(".")[0] or "." not in absolute else absolute.split(".")[0]
+                if imp.alias and imp.alias == absolute.split(".")[0]:
+                    wanted = absolute.split(".")[0]
+                target = mods.file_of(wanted)
+                return Key(target, -1, "") if target else None
+            base = mods.file_of(absolute)
+            if base is None:
+                sub = mods.file_of(f"{absolute}.{imp.name}" if absolute else imp.name)
+                return Key(sub, -1, "") if sub else None
+            return self.member_of_module(base, imp.name, depth + 1)
+        target = self._module_file(path, imp.module)
+        if target is None:
+            return None
+        if imp.name is None:
+            return Key(target, -1, "")
+        return self.member_of_module(target, imp.name, depth + 1)
+
+    def _module_file(self, path: str, module: str) -> str | None:
+        if self.ix.module_system(path) == "python":
+            mods = self.ix.py_modules
+            return mods.file_of(mods.absolute(path, module))
+        return self.ix.es_modules.resolve(path, module)
+
+    def member_of_module(self, target: str, name: str, depth: int = 0, star: bool = False) -> Key | None:
+        """A name exported by a module (following re-exports), or a submodule."""
+        if depth > MAX_DEPTH:
+            return None
+        fi = self.ix.files.get(target)
+        if fi is None:
+            return None
+        system = self.ix.module_system(target)
+        table = self.ix.bindings(target)
+        if system == "python":
+            spec = self.ix.spec(target)
+            if star and spec is not None and spec.hidden_prefix and name.startswith(spec.hidden_prefix):
+                return None
+            if (0, name) in table:
+                return self._follow(target, 0, name, fi.size, depth)
+            mods = self.ix.py_modules
+            pkg = mods.name_of.get(target)
+            if pkg is not None and mods.is_package(target):
+                sub = mods.file_of(f"{pkg}.{name}")
+                if sub:
+                    return Key(sub, -1, "")
+            for imp in fi.imports:
+                if imp.star:
+                    t = self._module_file(target, imp.module)
+                    if t and t != target:
+                        key = self.member_of_module(t, name, depth + 1, star=True)
+                        if key:
+                            return key
+            return None
+        # ES modules: explicit export lists, exported declarations, re-exports
+        local = name
+        for exp in fi.exports:
+            if exp.name == name:
+                local = exp.local
+                break
+        else:
+            if name == "default":
+                return None if not any(e.name == "default" for e in fi.exports) else None
+        if (0, local) in table:
+            return self._follow(target, 0, local, fi.size, depth)
+        for imp in fi.imports:
+            if imp.reexport and not imp.star and (imp.alias or imp.name) == name:
+                t = self._module_file(target, imp.module)
+                if t:
+                    return self.member_of_module(t, imp.name or name, depth + 1)
+        for imp in fi.imports:
+            if imp.reexport and imp.star:
+                t = self._module_file(target, imp.module)
+                if t and t != target:
+                    key = self.member_of_module(t, name, depth + 1)
+                    if key:
+                        return key
+        return None
+
+    # --- values and members ---------------------------------------------------------
+    def value_of(self, key: Key, depth: int = 0) -> Value | None:
+        if depth > MAX_DEPTH:
+            return None
+        if key.scope == -1:
+            return Value("module", key.path)
+        fi = self.ix.files.get(key.path)
+        if fi is None:
+            return None
+        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+        for i in syms:
+            sym = fi.symbols[i]
+            if sym.kind in ("class", "interface"):
+                return Value("class", key.path, i)
+            if sym.kind == "module":
+                return Value("module", key.path, i)
+        for i in syms:
+            sym = fi.symbols[i]
+            if sym.value:
+                v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
+                if v is not None and v.kind == "class":
+                    return Value("instance", v.path, v.symbol)
+        return None
+
+    def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
+        if depth > MAX_DEPTH:
+            return None
+        parts = text.split(".")
+        first = parts[0]
+        spec = self.ix.spec(path)
+        value: Value | None
+        if spec is not None and first in spec.self_names:
+            value = self.enclosing_class(path, offset)
+        else:
+            key = self.lookup(path, first, offset, depth + 1)
+            value = self.value_of(key, depth + 1) if key else None
+        for part in parts[1:]:
+            if value is None:
+                return None
+            key = self.member(value, part, depth + 1)
+            value = self.value_of(key, depth + 1) if key else None
+        return value
+
+    def enclosing_class(self, path: str, offset: int) -> Value | None:
+        fi = self.ix.files[path]
+        s = self.innermost_scope(fi, offset)
+        seen_function = False
+        while s > 0:
+            scope = fi.scopes[s]
+            if scope.kind == CLASS:
+                return Value("instance", path, scope.owner) if scope.owner >= 0 else None
+            if scope.kind == "function":
+                if seen_function and self.ix.module_system(path) == "python":
+                    pass
+                seen_function = True
+            s = scope.parent
+        return None
+
+    def class_scope(self, fi: FileIndex, symbol: int) -> int:
+        for i, s in enumerate(fi.scopes):
+            if s.owner == symbol and s.kind == CLASS:
+                return i
+        return -1
+
+    def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None:
+        if depth > MAX_DEPTH:
+            return None
+        if value.kind == "module":
+            return self.member_of_module(value.path, name, depth + 1)
+        fi = self.ix.files.get(value.path)
+        if fi is None or value.symbol < 0:
+            return None
+        seen = seen if seen is not None else set()
+        if (value.path, value.symbol) in seen:
+            return None
+        seen.add((value.path, value.symbol))
+        scope = self.class_scope(fi, value.symbol)
+        if scope >= 0 and (scope, name) in self.ix.bindings(value.path):
+            return Key(value.path, scope, name)
+        cls = fi.symbols[value.symbol]
+        for base in cls.bases:
+            base_value = self.eval_dotted(value.path, base, cls.start, depth + 1)
+            if base_value is not None and base_value.kind in ("class", "instance"):
+                key = self.member(base_value, name, depth + 1, seen)
+                if key is not None:
+                    return key
+        return None
+
+    # --- occurrences -----------------------------------------------------------------
+    def occurrence_at(self, fi: FileIndex, offset: int) -> int:
+        """Index of the occurrence covering `offset` (its end included), or -1."""
+        i = bisect_right(fi.occ_start, offset) - 1
+        for j in (i, i - 1):
+            if 0 <= j < len(fi.occ_start):
+                start = fi.occ_start[j]
+                if start <= offset <= start + len(fi.names[fi.occ_name[j]].encode("utf-8")):
+                    return j
+        return -1
+
+    def symbol_at(self, fi: FileIndex, offset: int) -> int:
+        for i, sym in enumerate(fi.symbols):
+            if sym.sel_start <= offset <= sym.sel_end and sym.kind != "import":
+                return i
+        return -1
+
+    def resolve_occurrence(self, path: str, occ: int, memo: dict[Any, Key | None] | None = None) -> Key | None:
+        fi = self.ix.files[path]
+        name = fi.names[fi.occ_name[occ]]
+        start = fi.occ_start[occ]
+        recv = fi.occ_recv[occ]
+        site = self.ix.def_sites(path).get(start)
+        if site is not None:
+            sym = fi.symbols[site]
+            if sym.kind == "import":
+                return self.follow_import(path, sym) or Key(path, sym.scope, sym.name)
+            return Key(path, sym.scope, sym.name)
+        if recv == PLAIN:
+            imp_key = self._in_import(path, fi, start, name)
+            if imp_key is not False:
+                return imp_key  # type: ignore[return-value]
+            if memo is not None:
+                mk = (self.innermost_scope(fi, start), name)
+                if mk in memo:
+                    return memo[mk]
+                key = self.lookup(path, name, start)
+                memo[mk] = key
+                return key
+            return self.lookup(path, name, start)
+        if recv == COMPLEX:
+            return None
+        value = self.eval_dotted(path, fi.names[recv], start)
+        return self.member(value, name) if value is not None else None
+
+    def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
+        """An identifier inside an import statement's module path names that module."""
+        for imp in fi.imports:
+            if imp.start <= start < imp.end:
+                parts = imp.module.lstrip(".").split(".") if self.ix.module_system(path) == "python" else []
+                if name in parts and (imp.name != name):
+                    prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
+                    dotted = prefix + ".".join(parts[: parts.index(name) + 1])
+                    target = self._module_file(path, dotted)
+                    return Key(target, -1, "") if target else None
+                if imp.reexport and (imp.name == name or imp.alias == name):
+                    t = self._module_file(path, imp.module)
+                    return self.member_of_module(t, imp.name or name) if t else None
+                return False
+        return False

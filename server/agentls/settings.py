@@ -1,0 +1,56 @@
+"""Settings: the `agentls` configuration section, one typed model with defaults.
+
+`initializationOptions` and `workspace/configuration` (section `agentls`) carry the same
+object. Unknown keys are kept out; a bad value falls back to its default and is reported
+(the caller shows the problems to the user). Must not know: LSP, the agent, tools.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+Mode = Literal["read-only", "dev", "ci", "full"]
+Approval = Literal["ask", "auto", "never"]
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+    model: str = "local"
+    base_url: str | None = Field(default=None, alias="baseUrl")
+    api_key_env: str = Field(default="OPENAI_API_KEY", alias="apiKeyEnv")
+    mode: Mode = "dev"
+    approval: Approval = "ask"
+    max_steps: int = Field(default=30, alias="maxSteps", ge=1, le=1000)
+    proposal_timeout_s: float = Field(default=600.0, alias="proposalTimeoutS", gt=0)
+    index_jobs: int = Field(default=0, alias="indexJobs", ge=0, le=64)
+    index_cache: bool = Field(default=True, alias="indexCache")
+
+
+def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
+    """Parse a raw settings object; return the settings and the problems found.
+
+    Each invalid field is reported and replaced by its default; the rest is kept.
+    """
+    if raw is None:
+        return Settings(), []
+    if not isinstance(raw, dict):
+        return Settings(), [f"agentls settings must be an object, got {type(raw).__name__}; using defaults"]
+    if isinstance(raw.get("agentls"), dict):  # some clients nest the section
+        raw = raw["agentls"]
+    try:
+        return Settings.model_validate(raw), []
+    except ValidationError as exc:
+        problems: list[str] = []
+        bad: set[str] = set()
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"])
+            bad.add(str(err["loc"][0]))
+            problems.append(f"setting {loc!r}: {err['msg']} (got {err.get('input')!r}); using the default")
+        cleaned = {k: v for k, v in raw.items() if k not in bad}
+        try:
+            return Settings.model_validate(cleaned), problems
+        except ValidationError:
+            return Settings(), problems

@@ -1,0 +1,131 @@
+"""The Tool interface, the context a tool runs in, and the structured tool error.
+
+A tool is a class: a name, a category, the permissions it needs, pydantic Input and
+Output models (their JSON Schemas are what the model and the editor see), and
+`execute(input, ctx)`. The description is the class docstring. Tools never write files
+themselves: edits become proposals (see proposals.py).
+Must not know: the agent, LSP, any model provider.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from agentls.tools.permissions import Permission, PermissionSet
+from agentls.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+ErrorType = Literal["validation", "runtime", "permission"]
+
+
+class ToolError(Exception):
+    """A failure that goes back to the model as data (contract shape)."""
+
+    def __init__(self, type: ErrorType, message: str, tool: str = "", **details: Any) -> None:
+        super().__init__(message)
+        self.type: ErrorType = type
+        self.message = message
+        self.tool = tool
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "message": self.message, "tool": self.tool}
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class ToolInput(BaseModel):
+    """Base for tool inputs: unknown fields are an error, strings may not hold NUL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolOutput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass
+class ToolContext:
+    """Everything a tool may touch. Built per run (agent) or per call (CLI, editor)."""
+
+    workspace: Workspace
+    permissions: PermissionSet
+    cwd: str = "."  # relative to the workspace root
+    logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentls.tools"))
+    index: WorkspaceIndex | None = None
+    memory: Any = None  # agentls.tools.knowledge.memory.MemoryStore, opened lazily
+    proposals: Any = None  # agentls.tools.proposals.ProposalStore
+    run_id: str | None = None
+    approval: Literal["ask", "auto", "never"] = "ask"
+    cancel: threading.Event = field(default_factory=threading.Event)
+    sandbox: Any = None  # agentls.tools.sandbox.SandboxConfig
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self):  # noqa: ANN201 - Path
+        return self.workspace.root
+
+
+class Tool(ABC):
+    """One tool. Subclasses set the class attributes and implement `execute`."""
+
+    name: ClassVar[str]
+    category: ClassVar[str]  # filesystem | git | shell | code | knowledge | system
+    permissions: ClassVar[frozenset[Permission]] = frozenset()
+    Input: ClassVar[type[BaseModel]]
+    Output: ClassVar[type[BaseModel]]
+    version: ClassVar[str] = "1"
+    timeout_s: ClassVar[float] = 60.0
+
+    @classmethod
+    def description(cls) -> str:
+        """The docstring up to `Args:`/`Returns:` — what the model reads."""
+        doc = inspect.getdoc(cls) or ""
+        lines: list[str] = []
+        for line in doc.splitlines():
+            if line.strip() in ("Args:", "Returns:", "Raises:"):
+                break
+            lines.append(line)
+        return "\n".join(lines).strip()
+
+    def permissions_for(self, input: Any) -> frozenset[Permission]:
+        """The flags this call needs; a tool whose needs depend on its input overrides it."""
+        return self.permissions
+
+    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
+        """The executor's deadline for this call, in seconds.
+
+        Defaults to `timeout_s`; a tool whose run time depends on its input (a command's own
+        `timeout_s`) or on the context (waiting for the user's decision) overrides it.
+        """
+        return self.timeout_s
+
+    def enabled(self, ctx: ToolContext | None = None) -> tuple[bool, str | None]:
+        """Whether the tool can run here at all (e.g. git outside a repository)."""
+        return True, None
+
+    @abstractmethod
+    def execute(self, input: Any, ctx: ToolContext) -> BaseModel | dict[str, Any]:
+        """Run the tool. Raise ToolError for expected failures."""
+
+    @classmethod
+    def schema(cls) -> dict[str, Any]:
+        return {
+            "name": cls.name,
+            "description": cls.description(),
+            "category": cls.category,
+            "version": cls.version,
+            "inputSchema": cls.Input.model_json_schema(),
+            "outputSchema": cls.Output.model_json_schema(),
+            "permissions": sorted(p.value for p in cls.permissions),
+        }
