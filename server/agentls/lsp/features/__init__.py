@@ -1,0 +1,25 @@
+"""One module per LSP method (or tightly related group); each exports `register(server)`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentls.lsp.server import AgentLanguageServer
+
+MODULES = (
+    "lifecycle",
+    "sync",
+    "definition",
+    "references",
+    "document_symbol",
+    "workspace_symbol",
+    "hover",
+)
+
+
+def register_all(server: AgentLanguageServer) -> None:
+    import importlib
+
+    for name in MODULES:
+        importlib.import_module(f"agentls.lsp.features.{name}").register(server)

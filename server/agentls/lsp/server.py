@@ -1,0 +1,102 @@
+"""The agentls language server: state on the server subclass, features registered from
+one module per LSP method.
+
+A workspace folder is a Project (its Workspace of buffers and its WorkspaceIndex);
+documents are routed to the project whose root contains them.
+Must not know: analysis internals (it calls the index's public methods).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from agentls import __version__
+from agentls.analysis.index import WorkspaceIndex
+from agentls.lsp.convert import uri_to_path
+from agentls.settings import Settings
+from agentls.workspace import PathOutsideWorkspace, Workspace
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Project:
+    root: Path
+    workspace: Workspace
+    index: WorkspaceIndex
+    ready: threading.Event = field(default_factory=threading.Event)
+    build_stats: dict[str, object] = field(default_factory=dict)
+
+
+class AgentLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("agentls", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.projects: dict[Path, Project] = {}
+        self.client_watches_files = False
+        self.background: set[asyncio.Task[object]] = set()
+
+    # --- projects --------------------------------------------------------------------
+    def add_project(self, root: Path) -> Project:
+        root = root.resolve()
+        project = self.projects.get(root)
+        if project is None:
+            ws = Workspace(root)
+            index = WorkspaceIndex(root, workspace=ws, jobs=self.settings.index_jobs, cache_dir=None if self.settings.index_cache else False)
+            project = self.projects[root] = Project(root, ws, index)
+        return project
+
+    def remove_project(self, root: Path) -> None:
+        self.projects.pop(root.resolve(), None)
+
+    def locate(self, uri: str) -> tuple[Project, str] | None:
+        """The project holding a document and its relative path; None if outside every root."""
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        best: Project | None = None
+        for project in self.projects.values():
+            if path == project.root or project.root in path.parents or project.root in path.resolve().parents:
+                if best is None or len(project.root.parts) > len(best.root.parts):
+                    best = project
+        if best is None:
+            return None
+        try:
+            return best, best.workspace.relative(str(path))
+        except PathOutsideWorkspace:
+            return None
+
+    async def wait_ready(self, uri: str, timeout: float = 30.0) -> tuple[Project, str] | None:
+        """The project and path of a document once its index is built (bounded wait)."""
+        found = self.locate(uri)
+        if found is None:
+            return None
+        project, rel = found
+        if not project.ready.is_set() and not await asyncio.to_thread(project.ready.wait, timeout):
+            return None
+        if rel not in project.index.files:
+            return None
+        return project, rel
+
+    def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
+
+    def spawn(self, coro: object) -> None:
+        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+
+def create_server() -> AgentLanguageServer:
+    from agentls.lsp.features import register_all
+
+    server = AgentLanguageServer()
+    register_all(server)
+    return server
