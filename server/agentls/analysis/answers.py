@@ -90,6 +90,8 @@ def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool
             s -= 2
         if member == in_class:
             s -= 3
+        if path is not None and ix.module_system(p) != ix.module_system(path):
+            s += 20
         return s, fi.symbols[i].sel_start, p
 
     return [_sym_loc(ix, p, i) for p, i in sorted(cands, key=score)[:limit]]

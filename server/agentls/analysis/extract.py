@@ -29,6 +29,7 @@ from agentls.workspace.positions import _line_starts
 _MEMBER = re.compile(rb"(.*?)\s*\??\.\s*([A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
 _DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
 _WS = re.compile(rb"\s+")
+_CALL = re.compile(rb"^([^()]+?)\((?:[^()]|\([^()]*\))*\)$", re.S)  # `Foo(args)` -> `Foo()`
 _SPACES = re.compile(r"\s+")
 
 _SCOPED_KINDS = {"function": "function", "class": "class"}
@@ -359,6 +360,11 @@ def _occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any) -> tuple[li
             continue
         recv = _WS.sub(b"", m.group(1))
         start = end - len(m.group(2))
+        if recv.endswith(b")"):
+            call = _CALL.match(recv)
+            if call and _dotted(call.group(1).decode("utf-8", "replace")):
+                recv_of[start] = intern(call.group(1) + b"()")
+                continue
         if recv and _dotted(recv.decode("utf-8", "replace")):
             recv_of[start] = intern(recv)
         else:

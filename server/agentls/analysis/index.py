@@ -30,6 +30,7 @@ from agentls.workspace.documents import MAX_FILE_BYTES, ByteEdit
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
+CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
 
 
 class WorkspaceIndex:
@@ -61,14 +62,19 @@ class WorkspaceIndex:
         self._es: EsModules | None = None
         self._defs_by_name: dict[str, list[tuple[str, int]]] | None = None
         self._lines: OrderedDict[str, LineIndex] = OrderedDict()
-        self.walker = FileWalker(self.root, suffixes=suffixes())
+        self.walker = FileWalker(self.root, suffixes=(*suffixes(), *CONFIG_FILES))
+        self.configs: list[str] = []
         self.built = False
 
     # --- building ------------------------------------------------------------------
     def build(self) -> dict[str, Any]:
         """Index the workspace: reuse the cache for unchanged files, parse the rest."""
         t0 = time.perf_counter()
-        paths = list(self.walker.walk())
+        paths = []
+        configs = []
+        for rel in self.walker.walk():
+            (configs if rel.endswith(CONFIG_FILES) else paths).append(rel)
+        self.configs = configs
         cached = cache.load(self.cache_dir, self.root) if self.cache_dir else {}
         fresh: dict[str, FileIndex] = {}
         todo: list[str] = []
@@ -128,6 +134,11 @@ class WorkspaceIndex:
             return self._update(self.workspace.relative(path), data, edits)
 
     def _update(self, rel: str, data: bytes | None, edits: list[ByteEdit] | None) -> FileIndex | None:
+        if rel.endswith(CONFIG_FILES):
+            if rel not in self.configs:
+                self.configs.append(rel)
+            self._es = None
+            return None
         if language_for(rel) is None:
             return None
         if data is None:
@@ -175,6 +186,8 @@ class WorkspaceIndex:
         changed: list[str] = []
         seen = set()
         for rel in self.walker.walk():
+            if rel.endswith(CONFIG_FILES):
+                continue
             seen.add(rel)
             if self.workspace.document(rel) is not None:
                 continue
@@ -210,7 +223,7 @@ class WorkspaceIndex:
     @property
     def es_modules(self) -> EsModules:
         if self._es is None:
-            self._es = EsModules([p for p in self.files if self.module_system(p) == "es"], self._read_text)
+            self._es = EsModules([p for p in self.files if self.module_system(p) == "es"], self._read_text, self.configs)
         return self._es
 
     def _read_text(self, rel: str) -> str | None:

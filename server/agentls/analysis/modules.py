@@ -102,19 +102,14 @@ def load_jsonc(text: str) -> dict:
 class EsModules:
     """Specifier → file for TypeScript/JavaScript files."""
 
-    def __init__(self, paths: Iterable[str], read_text: Callable[[str], str | None]) -> None:
+    def __init__(self, paths: Iterable[str], read_text: Callable[[str], str | None], configs: Iterable[str] = ()) -> None:
         self.files = set(paths)
         self.configs: list[tuple[str, str | None, dict[str, list[str]]]] = []
-        for rel in sorted(self.files | self._tsconfigs(read_text)):
-            if posixpath.basename(rel) in ("tsconfig.json", "jsconfig.json"):
-                cfg = self._load_config(rel, read_text)
-                if cfg is not None:
-                    self.configs.append(cfg)
+        for rel in sorted(configs):
+            cfg = self._load_config(rel, read_text)
+            if cfg is not None:
+                self.configs.append(cfg)
         self.configs.sort(key=lambda c: -len(c[0]))
-
-    @staticmethod
-    def _tsconfigs(read_text: Callable[[str], str | None]) -> set[str]:
-        return {name for name in ("tsconfig.json", "jsconfig.json") if read_text(name) is not None}
 
     def _load_config(self, rel: str, read_text: Callable[[str], str | None], depth: int = 0) -> tuple[str, str | None, dict[str, list[str]]] | None:
         text = read_text(rel)

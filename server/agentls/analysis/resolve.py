@@ -103,10 +103,11 @@ class Resolver:
                 target = mods.file_of(wanted)
                 return Key(target, -1, "") if target else None
             base = mods.file_of(absolute)
-            if base is None:
-                sub = mods.file_of(f"{absolute}.{imp.name}" if absolute else imp.name)
+            sub = mods.file_of(f"{absolute}.{imp.name}" if absolute else imp.name)
+            if base is None or base == path:  # `from . import util` inside the package
                 return Key(sub, -1, "") if sub else None
-            return self.member_of_module(base, imp.name, depth + 1)
+            key = self.member_of_module(base, imp.name, depth + 1)
+            return key if key is not None or not sub else Key(sub, -1, "")
         target = self._module_file(path, imp.module)
         if target is None:
             return None
@@ -205,17 +206,27 @@ class Resolver:
         first = parts[0]
         spec = self.ix.spec(path)
         value: Value | None
+        call = first.endswith("()")
+        first = first.removesuffix("()")
         if spec is not None and first in spec.self_names:
             value = self.enclosing_class(path, offset)
         else:
             key = self.lookup(path, first, offset, depth + 1)
             value = self.value_of(key, depth + 1) if key else None
+        value = self._called(value) if call else value
         for part in parts[1:]:
             if value is None:
                 return None
-            key = self.member(value, part, depth + 1)
+            call = part.endswith("()")
+            key = self.member(value, part.removesuffix("()"), depth + 1)
             value = self.value_of(key, depth + 1) if key else None
+            value = self._called(value) if call else value
         return value
+
+    @staticmethod
+    def _called(value: Value | None) -> Value | None:
+        """Calling a class makes an instance; other calls are not followed."""
+        return Value("instance", value.path, value.symbol) if value is not None and value.kind == "class" else None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
         fi = self.ix.files[path]
