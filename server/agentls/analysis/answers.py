@@ -176,7 +176,7 @@ def find_definitions(ix: WorkspaceIndex, name: str, path: str | None, limit: int
         container = name.rsplit(".", 1)[0].rsplit(".", 1)[-1]
         exact = [loc for loc in locs if loc.container == container]
         locs = exact or locs
-    return Resolution(locs, "resolved" if len(locs) == 1 else ("fallback" if locs else "none"), name)
+    return Resolution(locs, "fallback" if locs else "none", name, "matched by name")
 
 
 def hover(ix: WorkspaceIndex, path: str, line: int, character: int) -> HoverInfo | None:
