@@ -1,0 +1,161 @@
+"""`agentls tools` and `agentls tool NAME --input JSON`: list the tools and run one.
+
+`tool` prints the contract result — `{"ok": true, "output": …}` or `{"ok": false, "error":
+{type, message, tool}}` — as JSON on stdout and exits 0 only when ok. A proposal made by a
+write tool is shown as a diff on stderr; it is applied only with `--approve auto` (in a
+mode that allows writing); with `ask` on a terminal the user is asked y/n, without one it
+is left pending. Must not know: LSP, the agent loop, any model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from agentls.cli import Subcommand
+
+if TYPE_CHECKING:
+    from agentls.tools.base import ToolContext
+
+MODE_CHOICES = ("read-only", "dev", "ci", "full")
+APPROVAL_CHOICES = ("ask", "auto", "never")
+
+
+def _emit(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _fail(tool: str, message: str) -> int:
+    _emit({"ok": False, "error": {"type": "validation", "message": message, "tool": tool}})
+    return 1
+
+
+def _context(root: str, mode: str, approval: str) -> ToolContext:
+    from agentls.tools.base import ToolContext
+    from agentls.tools.permissions import PermissionSet
+    from agentls.tools.proposals import ProposalStore
+    from agentls.workspace import Workspace
+
+    workspace = Workspace(root)
+    return ToolContext(
+        workspace=workspace,
+        permissions=PermissionSet.for_mode(mode),
+        proposals=ProposalStore(workspace),
+        run_id=f"cli-{uuid.uuid4().hex[:8]}",
+        approval=approval,  # type: ignore[arg-type]
+    )
+
+
+# --- agentls tools -------------------------------------------------------------------
+def _add_tools_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the agent/tools JSON")
+    parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
+    parser.add_argument(
+        "--mode", choices=MODE_CHOICES, default="dev", help="mode to check (default: dev)"
+    )
+
+
+def _run_tools(args: argparse.Namespace) -> int:
+    from agentls.tools.registry import default_registry
+
+    registry = default_registry()
+    ctx = _context(args.workspace, args.mode, "never") if os.path.isdir(args.workspace) else None
+    schemas = registry.schemas(ctx.permissions if ctx else None, ctx)
+    if args.json:
+        _emit({"tools": schemas})
+        return 0
+    width = max((len(s["name"]) for s in schemas), default=10) + 2
+    for s in schemas:
+        summary = s["description"].splitlines()[0] if s["description"] else ""
+        needs = ",".join(s["permissions"]) or "-"
+        state = "" if s["enabled"] else f"  [disabled: {s['disabledReason']}]"
+        print(f"{s['name']:<{width}}{s['category']:<12}{needs:<18}{summary}{state}")
+    return 0
+
+
+# --- agentls tool NAME ---------------------------------------------------------------
+def _add_tool_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", help="tool name (see `agentls tools`)")
+    parser.add_argument(
+        "--input", default="{}", help="tool input as a JSON object ('-' reads stdin)"
+    )
+    parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
+    parser.add_argument(
+        "--mode", choices=MODE_CHOICES, default="dev", help="permission mode (default: dev)"
+    )
+    parser.add_argument(
+        "--approve",
+        choices=APPROVAL_CHOICES,
+        default="ask",
+        help="what to do with proposed edits (default: ask)",
+    )
+
+
+def _ask(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    return sys.stdin.readline().strip()
+
+
+def _proposal_listener(ctx: ToolContext, interactive: bool):  # noqa: ANN202 - a listener
+    def listen(event: dict[str, Any]) -> None:
+        proposal = event["proposal"]
+        if event["action"] == "resolved":
+            print(f"agentls: proposal {proposal['id']} {proposal['status']}", file=sys.stderr)
+            return
+        print(f"agentls: proposal {proposal['id']}: {proposal['title']}", file=sys.stderr)
+        sys.stderr.write(proposal["diff"] or "(no textual change)\n")
+        if not interactive:
+            return
+        if _ask("Apply this change? [y/N] ").lower() in ("y", "yes"):
+            ctx.proposals.resolve(proposal["id"], "accepted")
+        else:
+            comment = _ask("Why not? (optional, Enter to skip) ") or None
+            ctx.proposals.resolve(proposal["id"], "rejected", comment)
+
+    return listen
+
+
+def _run_tool(args: argparse.Namespace) -> int:
+    try:
+        raw = sys.stdin.read() if args.input == "-" else args.input
+        payload = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return _fail(args.name, f"--input is not valid JSON: {exc}")
+    if not isinstance(payload, dict):
+        return _fail(args.name, f"--input must be a JSON object, got {type(payload).__name__}")
+    if not os.path.isdir(args.workspace):
+        return _fail(args.name, f"workspace {args.workspace!r} is not a directory")
+
+    from agentls.tools.audit import AuditLog
+    from agentls.tools.executor import ToolExecutor
+    from agentls.tools.registry import default_registry
+
+    interactive = args.approve == "ask" and args.input != "-" and sys.stdin.isatty()
+    approval = "never" if args.approve == "ask" and not interactive else args.approve
+    ctx = _context(args.workspace, args.mode, approval)
+    ctx.proposals.add_listener(_proposal_listener(ctx, interactive))
+    executor = ToolExecutor(default_registry(), AuditLog.for_workspace(ctx.root))
+    result = executor.execute(args.name, payload, ctx)
+    _emit(result.to_dict())
+    pending = [p for p in ctx.proposals.list() if p.status == "pending"]
+    if pending and args.approve == "ask" and not interactive:
+        print(
+            f"agentls: {len(pending)} proposal(s) left pending: there is no terminal to ask on; "
+            "nothing was written (use --approve auto to apply)",
+            file=sys.stderr,
+        )
+    return 0 if result.ok else 1
+
+
+SUBCOMMANDS = [
+    Subcommand(
+        "tools", "list the tools and whether a mode enables them", _add_tools_arguments, _run_tools
+    ),
+    Subcommand("tool", "run one tool and print its JSON result", _add_tool_arguments, _run_tool),
+]

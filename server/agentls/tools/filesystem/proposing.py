@@ -1,0 +1,137 @@
+"""Turning a file change into a proposal and following the approval policy.
+
+Shared by `write_file` and `edit_file`: refuse changes that break a file's syntax, add the
+proposal to the store, then by approval: `auto` (only in modes that allow it) applies at
+once, `ask` waits for the user's decision (bounded), `never` leaves it pending. The output
+tells the model what happened in words it can act on.
+Must not know: the editor, LSP, the agent.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Literal
+
+from pydantic import Field
+
+from agentls.tools.base import ToolContext, ToolError, ToolOutput
+from agentls.tools.permissions import AUTO_APPROVE_MODES
+from agentls.tools.proposals import Proposal, ProposalStore
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PROPOSAL_TIMEOUT_S = 600.0
+_POLL_S = 0.25
+
+
+class ProposalOutput(ToolOutput):
+    proposal_id: str
+    path: str
+    status: Literal["pending", "applied", "rejected", "stale"]
+    diff: str
+    comment: str | None = Field(default=None, description="The user's comment with the decision.")
+    message: str
+
+
+def proposal_timeout(ctx: ToolContext) -> float:
+    return float(ctx.extra.get("proposal_timeout_s", DEFAULT_PROPOSAL_TIMEOUT_S))
+
+
+def call_timeout(base: float, ctx: ToolContext) -> float:
+    """A write tool's deadline: its own work plus, with approval 'ask', the wait for a decision."""
+    return base + (proposal_timeout(ctx) if ctx.approval == "ask" else 0.0)
+
+
+def check_syntax(tool: str, path: str, old: bytes | None, new: bytes) -> None:
+    """Refuse a change that turns a file that parses into one with syntax errors."""
+    try:
+        from agentls.analysis.syntax import syntax_errors
+    except Exception:  # the analysis layer is optional here
+        return
+    try:
+        after = syntax_errors(path, new)
+        if not after:
+            return
+        before = syntax_errors(path, old) if old is not None else []
+    except Exception as exc:  # a checker bug must not block edits
+        log.warning("syntax check of %s failed: %s", path, exc)
+        return
+    if before:
+        return  # it was already broken: the agent may be fixing it step by step
+    where = "; ".join(f"line {line}, character {char}: {msg}" for line, char, msg in after[:3])
+    more = f" (and {len(after) - 3} more)" if len(after) > 3 else ""
+    raise ToolError(
+        "runtime",
+        f"refused: the change would introduce syntax errors in {path} at {where}{more} "
+        "(positions 0-based, in the changed file); no proposal was made",
+        tool,
+        path=path,
+        errors=[list(e) for e in after[:20]],
+    )
+
+
+def _store(ctx: ToolContext) -> ProposalStore:
+    if ctx.proposals is None:
+        ctx.proposals = ProposalStore(ctx.workspace)
+    return ctx.proposals
+
+
+def _wait(store: ProposalStore, proposal: Proposal, ctx: ToolContext) -> bool:
+    """Wait for the decision; False on timeout or cancellation."""
+    deadline = time.monotonic() + proposal_timeout(ctx)
+    while not ctx.cancel.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        if store.wait(proposal.id, min(remaining, _POLL_S)).status != "pending":
+            return True
+    return False
+
+
+def propose(
+    ctx: ToolContext, tool: str, path: str, old: bytes | None, new: bytes, note: str = ""
+) -> ProposalOutput:
+    """Create the proposal for `path` (old=None: a new file) and follow ctx.approval."""
+    check_syntax(tool, path, old, new)
+    store = _store(ctx)
+    proposal = store.propose(path, old, new, run_id=ctx.run_id)
+    approval = ctx.approval
+    if approval == "auto" and ctx.permissions.mode not in AUTO_APPROVE_MODES:
+        note += f" Approval 'auto' is not allowed in mode {ctx.permissions.mode!r}; asking instead."
+        approval = "ask"
+    waited_out = False
+    if approval == "auto":
+        store.resolve(proposal.id, "accepted")
+    elif approval == "ask":
+        waited_out = not _wait(store, proposal, ctx)
+    return ProposalOutput(
+        proposal_id=proposal.id,
+        path=proposal.path,
+        status=proposal.status,
+        diff=proposal.diff,
+        comment=proposal.comment,
+        message=(_message(proposal, approval, waited_out, ctx) + note).strip(),
+    )
+
+
+def _message(proposal: Proposal, approval: str, waited_out: bool, ctx: ToolContext) -> str:
+    if proposal.status == "applied":
+        return f"Applied: {proposal.path} now contains the change."
+    if proposal.status == "rejected":
+        said = f": {proposal.comment}" if proposal.comment else " (no comment)"
+        return f"The change to {proposal.path} was rejected by the user{said}."
+    if proposal.status == "stale":
+        why = proposal.note or "the file changed since the proposal was made"
+        return f"Not applied (stale): {why}. Read {proposal.path} again and redo the change."
+    if waited_out:
+        why = (
+            "the run was cancelled"
+            if ctx.cancel.is_set()
+            else f"no decision within {proposal_timeout(ctx):g} s"
+        )
+        return f"Proposal {proposal.id} is still pending ({why}); your reads of {proposal.path} show it."
+    return (
+        f"Proposal {proposal.id} is pending the user's review (approval {approval!r}); "
+        f"your reads of {proposal.path} show it as if applied."
+    )

@@ -1,0 +1,207 @@
+"""`agentls tools` and `agentls tool`: the real command line, run as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agentls.cli import build_parser, subcommands
+
+
+def agentls(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agentls.cli", *args],
+        cwd=cwd,
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    (tmp_path / "hello.txt").write_text("hello\nworld\n")
+    return tmp_path
+
+
+def _result(proc: subprocess.CompletedProcess[str]) -> dict:
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1, proc.stdout + proc.stderr
+    return json.loads(lines[0])
+
+
+def test_tools_json_lists_the_agent_tools_shape(ws):
+    proc = agentls("tools", "--json", "--mode", "read-only", cwd=ws)
+    assert proc.returncode == 0, proc.stderr
+    tools = {t["name"]: t for t in _result(proc)["tools"]}
+    assert {"read_file", "write_file", "finish"} <= set(tools)
+    assert tools["read_file"]["enabled"] is True
+    assert tools["write_file"]["enabled"] is False
+    assert "filesystemWrite" in tools["write_file"]["disabledReason"]
+    for key in ("description", "category", "inputSchema", "outputSchema", "permissions", "version"):
+        assert key in tools["read_file"]
+
+
+def test_tools_text_listing(ws):
+    proc = agentls("tools", cwd=ws)
+    assert proc.returncode == 0
+    assert any(
+        line.startswith("read_file ") and "filesystemRead" in line
+        for line in proc.stdout.splitlines()
+    )
+
+
+def test_tool_prints_the_ok_result(ws):
+    proc = agentls(
+        "tool",
+        "read_file",
+        "--input",
+        '{"path": "hello.txt", "start_line": 1}',
+        "--workspace",
+        str(ws),
+        cwd=ws.parent,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = _result(proc)
+    assert result["ok"] is True and result["output"]["content"] == "world\n"
+    assert (ws / ".agentls" / "audit.jsonl").read_text().count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "etype", "fragment"),
+    [
+        (["tool", "read_file", "--input", "{not json"], "validation", "--input is not valid JSON"),
+        (["tool", "read_file", "--input", "[1]"], "validation", "must be a JSON object"),
+        (["tool", "read_file", "--input", "{}"], "validation", "'path': Field required"),
+        (["tool", "nope"], "validation", "unknown tool 'nope'"),
+        (
+            ["tool", "read_file", "--input", '{"path": "../x"}'],
+            "permission",
+            "outside the workspace root",
+        ),
+        (["tool", "read_file", "--input", '{"path": "missing"}'], "runtime", "file not found"),
+        (
+            [
+                "tool",
+                "write_file",
+                "--mode",
+                "read-only",
+                "--input",
+                '{"path": "a", "content": "b"}',
+            ],
+            "permission",
+            "filesystemWrite",
+        ),
+        (
+            ["tool", "read_file", "--workspace", "no/such/dir", "--input", '{"path": "a"}'],
+            "validation",
+            "not a directory",
+        ),
+    ],
+)
+def test_tool_errors_are_structured_and_exit_non_zero(ws, args, etype, fragment):
+    proc = agentls(*args, cwd=ws)
+    assert proc.returncode == 1, proc.stderr
+    result = _result(proc)
+    assert set(result) == {"ok", "error"} and result["ok"] is False
+    assert set(result["error"]) == {"type", "message", "tool"}
+    assert result["error"]["type"] == etype
+    assert fragment in result["error"]["message"]
+
+
+def test_input_from_stdin(ws):
+    proc = agentls("tool", "finish", "--input", "-", cwd=ws, stdin='{"summary": "done"}')
+    assert proc.returncode == 0
+    assert _result(proc) == {"ok": True, "output": {"summary": "done"}}
+
+
+def test_write_without_a_terminal_is_left_pending(ws):
+    proc = agentls(
+        "tool", "write_file", "--input", '{"path": "hello.txt", "content": "bye\\n"}', cwd=ws
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert _result(proc)["output"]["status"] == "pending"
+    assert "--- a/hello.txt\n+++ b/hello.txt\n" in proc.stderr
+    assert "left pending" in proc.stderr
+    assert (ws / "hello.txt").read_text() == "hello\nworld\n"
+
+
+@pytest.mark.parametrize(
+    ("mode", "status", "written"), [("dev", "applied", True), ("full", "applied", True)]
+)
+def test_approve_auto_applies_in_write_modes(ws, mode, status, written):
+    proc = agentls(
+        "tool",
+        "edit_file",
+        "--mode",
+        mode,
+        "--approve",
+        "auto",
+        "--input",
+        '{"path": "hello.txt", "old": "world", "new": "there"}',
+        cwd=ws,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert _result(proc)["output"]["status"] == status
+    assert "-world\n+there\n" in proc.stderr
+    assert ((ws / "hello.txt").read_text() == "hello\nthere\n") is written
+
+
+def _run_on_a_terminal(ws: Path, answers: list[str]) -> tuple[int, str, str]:
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "agentls.cli",
+            "tool",
+            "write_file",
+            "--input",
+            '{"path": "hello.txt", "content": "bye\\n"}',
+        ],
+        cwd=ws,
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(slave)
+    try:
+        for answer in answers:
+            time.sleep(0.2)
+            os.write(master, (answer + "\n").encode())
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize(
+    ("answers", "status", "content", "comment"),
+    [
+        (["y"], "applied", "bye\n", None),
+        (["n", "keep the greeting"], "rejected", "hello\nworld\n", "keep the greeting"),
+    ],
+)
+def test_ask_on_a_terminal(ws, answers, status, content, comment):
+    code, out, err = _run_on_a_terminal(ws, answers)
+    assert code == 0, err
+    output = json.loads(out)["output"]
+    assert output["status"] == status and output["comment"] == comment
+    assert "Apply this change? [y/N]" in err
+    assert (ws / "hello.txt").read_text() == content
+
+
+def test_subcommands_register_themselves():
+    names = [c.name for c in subcommands()]
+    assert {"tools", "tool"} <= set(names) and len(names) == len(set(names))
+    args = build_parser().parse_args(["tool", "finish", "--approve", "never"])
+    assert args.run is not None and args.mode == "dev" and args.approve == "never"
