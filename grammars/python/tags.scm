@@ -34,6 +34,14 @@
 (for_in_clause left: (tuple_pattern (identifier) @name)) @definition.variable
 (as_pattern_target (identifier) @name) @definition.variable
 (as_pattern_target (tuple (identifier) @name)) @definition.variable
+(type_alias_statement left: (type (identifier) @name)) @definition.type
+
+; match/case capture patterns: `case x`, `case [a, *rest]`, `case P(k=v) as p`, `case {**rest}`
+(case_pattern (dotted_name . (identifier) @name .)) @definition.variable
+(keyword_pattern (dotted_name . (identifier) @name .)) @definition.variable
+(case_pattern (splat_pattern (identifier) @name)) @definition.variable
+(dict_pattern (splat_pattern (identifier) @name)) @definition.variable
+(case_pattern (as_pattern (case_pattern) (identifier) @name)) @definition.variable
 
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)) @definition.attribute
@@ -70,6 +78,12 @@
 (assignment left: (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
 (typed_parameter (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
 (typed_default_parameter name: (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
+(assignment
+  left: (attribute object: (identifier) attribute: (identifier) @hint.target)
+  right: (call function: [(identifier) (attribute)] @hint.value))
+(assignment
+  left: (attribute object: (identifier) attribute: (identifier) @hint.target)
+  type: (type [(identifier) (attribute)] @hint.value))
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @hint.value) alias: (as_pattern_target (identifier) @hint.target)))
 
 (module . (expression_statement (string) @doc)) @doc.owner

@@ -7,6 +7,7 @@ Must not know: parsing, resolution, LSP.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -30,10 +31,8 @@ def fingerprint() -> str:
             h.update(f.relative_to(folder).as_posix().encode())
             h.update(f.read_bytes())
     for dist in ("tree-sitter", "tree-sitter-python", "tree-sitter-typescript", "tree-sitter-javascript", "agentls"):
-        try:
+        with contextlib.suppress(metadata.PackageNotFoundError):
             h.update(f"{dist}={metadata.version(dist)}".encode())
-        except metadata.PackageNotFoundError:
-            pass
     return h.hexdigest()[:16]
 
 

@@ -82,7 +82,9 @@ def _split_bases(text: str) -> tuple[str, ...]:
     text = text.strip()
     if text.startswith("(") and text.endswith(")"):
         text = text[1:-1]
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "([{<":
             depth += 1
@@ -184,7 +186,7 @@ def build(
                 if value:
                     hints.setdefault(caps["hint.target"][0].start_byte, value)
             elif "global" in caps or "nonlocal" in caps:
-                globals_.append(caps.get("global", caps.get("nonlocal"))[0].start_byte)
+                globals_.append((caps.get("global") or caps["nonlocal"])[0].start_byte)
 
     sc = _Scopes(size, raw_scopes)
     scopes = sc.scopes
@@ -247,8 +249,8 @@ def build(
             owner_of_scope[(start, end)] = len(symbols)
         symbols.append(sym)
 
-    for i, s in enumerate(scopes):
-        s.owner = owner_of_scope.get((s.start, s.end), -1)
+    for scope_ in scopes:
+        scope_.owner = owner_of_scope.get((scope_.start, scope_.end), -1)
     for sym in symbols:
         s = sym.scope
         while s > 0 and scopes[s].owner == -1:
@@ -291,7 +293,8 @@ def _imports(
         stmt = caps["reexport" if reexport else "import"][0]
         frm = caps.get(prefix + "from")
         module_node = caps.get(prefix + "module")
-        module = _SPACES.sub("", _text(data, (frm or module_node)[0])) if (frm or module_node) else ""
+        source = frm or module_node
+        module = _SPACES.sub("", _text(data, source[0])) if source else ""
         name_node = caps.get(prefix + "name")
         alias_node = caps.get(prefix + "alias")
         scope = sc.innermost(stmt.start_byte)

@@ -70,8 +70,8 @@ class WorkspaceIndex:
     def build(self) -> dict[str, Any]:
         """Index the workspace: reuse the cache for unchanged files, parse the rest."""
         t0 = time.perf_counter()
-        paths = []
-        configs = []
+        paths: list[str] = []
+        configs: list[str] = []
         for rel in self.walker.walk():
             (configs if rel.endswith(CONFIG_FILES) else paths).append(rel)
         self.configs = configs

@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -63,9 +65,9 @@ class AgentLanguageServer(LanguageServer):
             return None
         best: Project | None = None
         for project in self.projects.values():
-            if path == project.root or project.root in path.parents or project.root in path.resolve().parents:
-                if best is None or len(project.root.parts) > len(best.root.parts):
-                    best = project
+            inside = path == project.root or project.root in path.parents or project.root in path.resolve().parents
+            if inside and (best is None or len(project.root.parts) > len(best.root.parts)):
+                best = project
         if best is None:
             return None
         try:
@@ -88,8 +90,8 @@ class AgentLanguageServer(LanguageServer):
     def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
 
-    def spawn(self, coro: object) -> None:
-        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.ensure_future(coro)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 

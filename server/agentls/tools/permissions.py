@@ -6,10 +6,10 @@ checks them against the run's permission set. Must not know: any particular tool
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Permission(str, Enum):
+class Permission(StrEnum):
     FILESYSTEM_READ = "filesystemRead"
     FILESYSTEM_WRITE = "filesystemWrite"
     SHELL_EXECUTION = "shellExecution"

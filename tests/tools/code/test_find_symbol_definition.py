@@ -45,9 +45,9 @@ def where(out: Any) -> list[tuple[str, int, int]]:
             [("web/math.ts", 0, 16)],
         ),
         # by name only
-        ({"symbol": "Greeter"}, "resolved", [("pkg/util.py", 8, 6)]),
-        ({"symbol": "Greeter.greet"}, "resolved", [("pkg/util.py", 9, 8)]),
-        ({"symbol": "helper", "path": "app.py"}, "resolved", [("pkg/util.py", 3, 4)]),
+        ({"symbol": "Greeter"}, "fallback", [("pkg/util.py", 8, 6)]),
+        ({"symbol": "Greeter.greet"}, "fallback", [("pkg/util.py", 9, 8)]),
+        ({"symbol": "helper", "path": "app.py"}, "fallback", [("pkg/util.py", 3, 4)]),
         ({"symbol": "no_such_name"}, "none", []),
     ],
 )

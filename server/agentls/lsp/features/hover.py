@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from agentls.lsp.convert import range_of
 from agentls.lsp.server import AgentLanguageServer
 
 

@@ -1,0 +1,17 @@
+; Every name use. @reference: an identifier; @member: a member access whose last
+; identifier is the member and whose text before the last "." is the receiver
+; (`a.b`, `this.x`, `a?.b`, the tag `<Foo.Bar>`).
+; @skip: identifiers that are not uses (object-literal keys, destructuring keys, JSX
+; attribute names, intrinsic lower-case JSX tags such as <div>).
+(identifier) @reference
+(property_identifier) @reference
+(private_property_identifier) @reference
+(shorthand_property_identifier) @reference
+(shorthand_property_identifier_pattern) @reference
+(member_expression) @member
+(pair key: (property_identifier) @skip)
+(pair_pattern key: (property_identifier) @skip)
+(jsx_attribute (property_identifier) @skip)
+((jsx_opening_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
+((jsx_closing_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
+((jsx_self_closing_element name: (identifier) @skip) (#match? @skip "^[a-z]"))

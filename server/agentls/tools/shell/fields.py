@@ -1,0 +1,28 @@
+"""Argument types shared by the shell tools: command text and timeouts.
+
+A NUL byte or a blank command is a malformed argument (a `validation` error) caught by
+pydantic before anything runs. Must not know: any particular tool, processes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain a NUL byte")
+    return value
+
+
+#: A relative path (or None for the default) without NUL.
+PathText = Annotated[str, AfterValidator(_no_nul)]
+#: A shell command: not blank, no NUL.
+CommandText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(_no_nul)]
+
+DEFAULT_TIMEOUT_S = 60.0
+MAX_TIMEOUT_S = 600.0
+#: Extra time the executor grants beyond a process timeout: scratch copy, killing the tree.
+TIMEOUT_MARGIN_S = 30.0
