@@ -57,6 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=level, stream=sys.stderr, format="agentls: %(levelname)s %(message)s")
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # `agentls tools | head`: the reader left; not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("agentls: interrupted", file=sys.stderr)
         return 130

@@ -62,13 +62,16 @@ def _add_tools_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run_tools(args: argparse.Namespace) -> int:
     from agentls.tools.registry import default_registry
+    from agentls.tools.sandbox import describe_sandbox
 
     registry = default_registry()
     ctx = _context(args.workspace, args.mode, "never") if os.path.isdir(args.workspace) else None
     schemas = registry.schemas(ctx.permissions if ctx else None, ctx)
+    sandbox = describe_sandbox()
     if args.json:
-        _emit({"tools": schemas})
+        _emit({"tools": schemas, "sandbox": sandbox})
         return 0
+    print(f"sandbox for shell tools: {sandbox}")
     width = max((len(s["name"]) for s in schemas), default=10) + 2
     for s in schemas:
         summary = s["description"].splitlines()[0] if s["description"] else ""
