@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +67,7 @@ def _bwrap_argv(
     exe: str, root: Path, source: Path, shared: Sequence[str], cwd: Path, network: bool
 ) -> list[str]:
     argv = [exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    argv += [arg for path in _toolchain_under_tmp(root) for arg in ("--ro-bind", path, path)]
     argv += ["--bind", str(source), str(root)]
     for rel in shared:
         argv += ["--ro-bind", str(root / rel), str(root / rel)]
@@ -73,6 +75,22 @@ def _bwrap_argv(
     if not network:
         argv.append("--unshare-net")
     return [*argv, "--chdir", str(cwd), "--"]
+
+
+def _toolchain_under_tmp(root: Path) -> list[str]:
+    """Interpreter and PATH folders that live under /tmp (e.g. a virtualenv in a CI
+    checkout): the private /tmp would hide them, so they are bound back read-only."""
+    found: set[str] = set()
+    for candidate in (sys.prefix, sys.base_prefix, *os.environ.get("PATH", "").split(os.pathsep)):
+        if not candidate:
+            continue
+        real = os.path.realpath(candidate)
+        if (real == "/tmp" or not real.startswith("/tmp/")) or not os.path.isdir(real):
+            continue
+        if real == str(root) or real.startswith(str(root) + "/"):
+            continue
+        found.add(real)
+    return sorted(p for p in found if not any(p.startswith(q + "/") for q in found))
 
 
 @functools.lru_cache(maxsize=1)
