@@ -7,8 +7,8 @@
 ; Summary: `const`/`let`/`var` are all kind "variable"; a declarator with a function/arrow value
 ; is kind "function" and with a class value kind "class" (and that declarator is the scope of
 ; the value); the first definition captured for a name wins, so those patterns come first.
-; `const x = require('./x')` is an import bound to x; CommonJS exports (`module.exports`,
-; `exports.x`) are not captured.
+; `const x = require('./x')` is an import bound to x; `exports.a = b`, `module.exports.a = b`
+; and `module.exports = { a }` are exports (`module.exports = value` is not).
 
 ; ---------------------------------------------------------------- functions and classes
 (function_declaration
@@ -241,6 +241,24 @@
     (class_declaration name: (identifier) @export.local)
   ])
 
+; CommonJS: `exports.name = local`, `module.exports = { local, … }`, `module.exports.name = local`
+(assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @export.name)
+  right: (identifier) @export.local
+  (#eq? @_exports "exports"))
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    property: (property_identifier) @export.name)
+  right: (identifier) @export.local
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object (shorthand_property_identifier) @export.local)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
 (export_statement declaration: (_) @exported)
 (export_statement declaration: (lexical_declaration (variable_declarator) @exported))
 (export_statement declaration: (variable_declaration (variable_declarator) @exported))
@@ -256,16 +274,23 @@
   left: (member_expression object: (this) property: (_) @hint.target)
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.value))
 
-; ---------------------------------------------------------------- documentation (JSDoc / comments)
-; The owner is the node captured as @definition.* (extract.py joins them by start byte).
+; ---------------------------------------------------------------- documentation (JSDoc)
+; Only JSDoc comments (`/** … */`), as in tsserver's hover; the owner is the node captured as
+; @definition.* (extract.py joins them by start byte).
 ((comment) @doc
   .
-  [(function_declaration) (generator_function_declaration) (class_declaration)] @doc.owner)
-((comment) @doc . (lexical_declaration (variable_declarator) @doc.owner))
-((comment) @doc . (variable_declaration (variable_declarator) @doc.owner))
-((comment) @doc . (export_statement declaration: (_) @doc.owner))
+  [(function_declaration) (generator_function_declaration) (class_declaration)] @doc.owner
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (lexical_declaration (variable_declarator) @doc.owner)
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (variable_declaration (variable_declarator) @doc.owner)
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (export_statement declaration: (_) @doc.owner)
+  (#match? @doc "^/[*][*]"))
 ((comment) @doc
   .
   (export_statement
-    declaration: [(lexical_declaration (variable_declarator) @doc.owner) (variable_declaration (variable_declarator) @doc.owner)]))
-(class_body (comment) @doc . [(method_definition) (field_definition)] @doc.owner)
+    declaration: [(lexical_declaration (variable_declarator) @doc.owner) (variable_declaration (variable_declarator) @doc.owner)])
+  (#match? @doc "^/[*][*]"))
+(class_body (comment) @doc . [(method_definition) (field_definition)] @doc.owner
+  (#match? @doc "^/[*][*]"))

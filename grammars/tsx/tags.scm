@@ -1,6 +1,6 @@
 ; Definitions, scopes, imports, exports and hints for TSX (TypeScript with JSX).
 ; Capture schema (shared by every language): see grammars/README.md.
-; This file is typescript/tags.scm verbatim but for these first lines: keep them in sync.
+; This file is typescript/tags.scm verbatim but for its comments (tests/analysis/test_queries.py checks).
 ;
 ; Conventions of this file:
 ; - `const`, `let` and `var` declarators are all kind "variable" (tsserver, too, reports a
@@ -24,6 +24,9 @@
 ; - Method names are also accepted when they are private (#x); computed names are not definitions.
 ; - Not captured: type parameters, object-literal members, TS parameter properties as class
 ;   members (`constructor(private x: X)` defines only the parameter x), `export =`.
+; - Known limits of the current extract.py: members of a class expression (`const A = class {…}`)
+;   bind in a class scope with no owner; interface and enum members bind in their body, whose
+;   scope has no owner either (so the outline does not nest them).
 
 ; ---------------------------------------------------------------- functions and classes
 (function_declaration
@@ -375,8 +378,9 @@
   left: (member_expression object: (this) property: (_) @hint.target)
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.value))
 
-; ---------------------------------------------------------------- documentation (JSDoc / comments)
-; The owner is the node captured as @definition.* (extract.py joins them by start byte).
+; ---------------------------------------------------------------- documentation (JSDoc)
+; Only JSDoc comments (`/** … */`), as in tsserver's hover; the owner is the node captured as
+; @definition.* (extract.py joins them by start byte).
 ((comment) @doc
   .
   [
@@ -389,25 +393,36 @@
     (type_alias_declaration)
     (enum_declaration)
     (module)
-  ] @doc.owner)
-((comment) @doc . (expression_statement (internal_module) @doc.owner))
-((comment) @doc . (lexical_declaration (variable_declarator) @doc.owner))
-((comment) @doc . (variable_declaration (variable_declarator) @doc.owner))
-((comment) @doc . (ambient_declaration (_) @doc.owner))
+  ] @doc.owner
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (expression_statement (internal_module) @doc.owner)
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (lexical_declaration (variable_declarator) @doc.owner)
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (variable_declaration (variable_declarator) @doc.owner)
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (ambient_declaration (_) @doc.owner)
+  (#match? @doc "^/[*][*]"))
 ((comment) @doc
   .
   (ambient_declaration
-    [(lexical_declaration (variable_declarator) @doc.owner) (variable_declaration (variable_declarator) @doc.owner)]))
-((comment) @doc . (export_statement declaration: (_) @doc.owner))
-((comment) @doc . (export_statement declaration: (ambient_declaration (_) @doc.owner)))
+    [(lexical_declaration (variable_declarator) @doc.owner) (variable_declaration (variable_declarator) @doc.owner)])
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (export_statement declaration: (_) @doc.owner)
+  (#match? @doc "^/[*][*]"))
+((comment) @doc . (export_statement declaration: (ambient_declaration (_) @doc.owner))
+  (#match? @doc "^/[*][*]"))
 ((comment) @doc
   .
   (export_statement
-    declaration: [(lexical_declaration (variable_declarator) @doc.owner) (variable_declaration (variable_declarator) @doc.owner)]))
+    declaration: [(lexical_declaration (variable_declarator) @doc.owner) (variable_declaration (variable_declarator) @doc.owner)])
+  (#match? @doc "^/[*][*]"))
 (class_body
   (comment) @doc
   .
   (decorator)*
   .
-  [(method_definition) (method_signature) (abstract_method_signature) (public_field_definition)] @doc.owner)
-(interface_body (comment) @doc . [(property_signature) (method_signature)] @doc.owner)
+  [(method_definition) (method_signature) (abstract_method_signature) (public_field_definition)] @doc.owner
+  (#match? @doc "^/[*][*]"))
+(interface_body (comment) @doc . [(property_signature) (method_signature)] @doc.owner
+  (#match? @doc "^/[*][*]"))
