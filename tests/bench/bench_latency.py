@@ -133,6 +133,8 @@ def first_answer(root: Path, cold: bool, cmd: list[str] | None = None, env: dict
         out["error"] = str(exc)
     finally:
         client.close()
+        if client.leaked:
+            out["killed_leftover_workers"] = len(client.leaked)
         shutil.rmtree(xdg, ignore_errors=True)
     return out
 

@@ -146,7 +146,28 @@ class LspClient:
     def close_document(self, uri: str) -> None:
         self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
+    def descendants(self) -> list[int]:
+        """PIDs of the server's child processes (workers), read from /proc."""
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+        out, todo = [], [self.proc.pid]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                out.append(child)
+                todo.append(child)
+        return out
+
     def close(self) -> None:
+        """shutdown + exit; then kill the server and any worker it left behind (by PID)."""
+        workers = self.descendants() if self.proc.poll() is None else []
         try:
             self.request("shutdown", None, timeout=10)
             self.notify("exit", None)
@@ -156,6 +177,13 @@ class LspClient:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        self.leaked = []
+        for pid in workers:
+            try:
+                os.kill(pid, 9)
+                self.leaked.append(pid)
+            except ProcessLookupError:
+                pass
         self._stderr.close()
 
 
