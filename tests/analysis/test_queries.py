@@ -42,6 +42,7 @@ import pytest
 from agentls.analysis.extract import doc_of
 from agentls.analysis.grammar import Grammar, language_for, language_specs, parse_file
 from agentls.analysis.model import COMPLEX, PLAIN, FileIndex, Symbol
+from agentls.workspace import LineIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LANGUAGES = ("python", "typescript", "tsx", "javascript")
@@ -112,7 +113,7 @@ def _params(exps: list[Expectation]) -> list[object]:
 @cache
 def _index(path: Path) -> tuple[FileIndex, bytes]:
     data = path.read_bytes()
-    result = parse_file(path.relative_to(FIXTURES).as_posix(), data)
+    result = parse_file(path.relative_to(FIXTURES).as_posix(), data, occurrences=True)
     assert result is not None, f"{path}: no language for this suffix"
     fi = result[0]
     assert not fi.errors, f"{path}: the fixture has syntax errors {fi.errors[:3]}"
@@ -120,7 +121,7 @@ def _index(path: Path) -> tuple[FileIndex, bytes]:
 
 
 def _offset(fi: FileIndex, exp: Expectation) -> int:
-    return fi.line_starts[exp.line] + exp.column
+    return LineIndex(_index(FIXTURES / fi.path)[1]).starts[exp.line] + exp.column
 
 
 def _symbols_at(fi: FileIndex, offset: int) -> list[Symbol]:
@@ -135,8 +136,8 @@ def _symbol_at(fi: FileIndex, offset: int, exp: Expectation) -> Symbol:
 
 
 def _occurrence_at(fi: FileIndex, offset: int) -> int | None:
-    for i, start in enumerate(fi.occ_start):
-        if start <= offset < start + len(fi.names[fi.occ_name[i]].encode("utf-8")):
+    for i, start in enumerate(fi.table().start):
+        if start <= offset < start + len(fi.table().text(i).encode("utf-8")):
             return i
     return None
 
@@ -168,16 +169,16 @@ def test_expectation(exp: Expectation) -> None:
     elif what in ("reference", "no-reference", "member"):
         occ = _occurrence_at(fi, offset)
         if what == "no-reference":
-            assert occ is None, f"occurrence {fi.names[fi.occ_name[occ]]!r} at {exp.id}"
+            assert occ is None, f"occurrence {fi.table().text(occ)!r} at {exp.id}"
             return
         assert occ is not None, f"no occurrence covers {exp.id}"
         if what == "member":
-            recv = fi.occ_recv[occ]
+            recv = fi.table().recv[occ]
             assert recv != PLAIN, "a bare name, not a member"
             if args[0] == "*":
                 assert recv == COMPLEX
             else:
-                assert recv >= 0 and fi.names[recv] == args[0]
+                assert recv >= 0 and fi.table().names[recv] == args[0]
     elif what == "binds":
         assert fi.scopes[_symbol_at(fi, offset, exp).scope].kind == args[0]
     elif what == "exported":

@@ -69,7 +69,7 @@ FILES = {
         "}\n"
         "export default function unit(): Square { return new Square(1); }\n"
     ),
-    "web/src/lib/index.ts": 'export { Square as Box } from "./shapes";\nexport * from "./shapes";\n',
+    "web/src/lib/index.ts": 'export { Square as Box } from "./shapes";\nexport * from "./shapes";\nexport * as geo from "./shapes";\n',
     "web/src/app.ts": (
         'import unit, { Square } from "./lib/shapes";\n'
         'import { Box } from "./lib";\n'
@@ -81,6 +81,8 @@ FILES = {
         "shapes.unit;\n"
         "let t: shapes.Shape = unit();\n"
         "new Sq(4);\n"
+        'import { geo } from "./lib";\n'
+        "geo.unit();\n"
     ),
 }
 
@@ -112,6 +114,7 @@ CASES = [
     ("web/src/app.ts", "shapes.Shape", 7, 0, "web/src/lib/shapes.ts", "interface Shape", 10),
     ("web/src/app.ts", "= unit()", 2, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/app.ts", "new Sq", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
+    ("web/src/app.ts", "geo.unit", 4, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/lib/shapes.ts", "this.area()", 5, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
     ("web/src/lib/shapes.ts", "new Square(this", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
 ]

@@ -43,11 +43,11 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
     offset = _offset(ix, path, line, character)
     if offset is None:
         return None, "", -1
-    fi = ix.files[path]
-    occ = ix.resolver.occurrence_at(fi, offset)
+    table = ix.ensure_occurrences(path)
+    occ = ix.resolver.occurrence_at(table, offset)
     if occ < 0:
         return None, "", -1
-    return ix.resolver.resolve_occurrence(path, occ), fi.names[fi.occ_name[occ]], occ
+    return ix.resolver.resolve_occurrence(path, occ), table.text(occ), occ
 
 
 def key_locations(ix: WorkspaceIndex, key: Key, near: tuple[str, int] | None = None) -> list[Location]:
@@ -102,11 +102,11 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
     if occ < 0:
         return Resolution([], "none")
     if key is not None:
-        offset = ix.files[path].occ_start[occ]
+        offset = ix.ensure_occurrences(path).start[occ]
         locs = key_locations(ix, key, (path, offset))
         if locs:
             return Resolution(locs, "resolved", name)
-    member = ix.files[path].occ_recv[occ] != PLAIN
+    member = ix.ensure_occurrences(path).recv[occ] != PLAIN
     locs = _rank_fallback(ix, name, path, member, 5)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
@@ -117,18 +117,19 @@ def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str,
     unique_member = key.scope >= 0 and ix.files[key.path].scopes[key.scope].kind == CLASS and sum(
         1 for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS
     ) == 1
-    for path, fi in ix.files.items():
-        if name not in fi.name_set:
+    for path in list(ix.files):
+        if name not in ix.words(path):
             continue
+        table = ix.ensure_occurrences(path)
         names = {name}
-        for imp in fi.imports:
+        for imp in ix.files[path].imports:
             if imp.name == name and imp.alias and imp.alias != name:
                 names.add(imp.alias)
         memo: dict[Any, Key | None] = {}
         for n in names:
             for occ in ix.occurrences_of(path, n):
                 got = ix.resolver.resolve_occurrence(path, occ, memo)
-                if got == key or (got is None and unique_member and n == name and fi.occ_recv[occ] != PLAIN):
+                if got == key or (got is None and unique_member and n == name and table.recv[occ] != PLAIN):
                     out.append((path, occ))
     return out
 
@@ -146,11 +147,11 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
             decl_sites.add((key.path, fi.symbols[i].sel_start))
     locs: list[Location] = []
     for p, o in _reference_sites(ix, key, key.name if key.scope >= 0 else name):
-        fi = ix.files[p]
-        start = fi.occ_start[o]
+        table = ix.ensure_occurrences(p)
+        start = table.start[o]
         if not include_declaration and (p, start) in decl_sites:
             continue
-        n = fi.names[fi.occ_name[o]]
+        n = table.text(o)
         locs.append(_loc(ix, p, start, start + len(n.encode("utf-8")), n))
     locs.sort(key=lambda loc: (loc.path, loc.start))
     return Resolution(locs, "resolved", name)
@@ -158,10 +159,11 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
 
 def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
     locs: list[Location] = []
-    for p, fi in ix.files.items():
-        if name in fi.name_set:
+    for p in list(ix.files):
+        if name in ix.words(p):
+            table = ix.ensure_occurrences(p)
             for o in ix.occurrences_of(p, name):
-                start = fi.occ_start[o]
+                start = table.start[o]
                 locs.append(_loc(ix, p, start, start + len(name.encode("utf-8")), name))
                 if len(locs) >= limit:
                     break

@@ -7,6 +7,7 @@ Must not know: resolution, LSP.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ _root = ""
 def _init(root: str) -> None:
     global _root
     _root = root
+    gc.disable()  # workers make many short-lived objects and no long-lived cycles
 
 
 def index_one(root: str, rel: str) -> FileIndex | None:
@@ -63,13 +65,19 @@ def index_files(
     total = len(paths)
     done = 0
     if jobs <= 1 or total < 64:
-        for rel in paths:
-            fi = index_one(root, rel)
-            done += 1
-            if progress and (done % 50 == 0 or done == total):
-                progress(done, total)
-            if fi is not None:
-                yield fi
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            for rel in paths:
+                fi = index_one(root, rel)
+                done += 1
+                if progress and (done % 50 == 0 or done == total):
+                    progress(done, total)
+                if fi is not None:
+                    yield fi
+        finally:
+            if enabled:
+                gc.enable()
         return
     # big files first so the last chunk is not a straggler
     sizes = {}

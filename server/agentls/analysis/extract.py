@@ -24,9 +24,8 @@ from agentls.analysis.model import (
     Scope,
     Symbol,
 )
-from agentls.workspace.positions import _line_starts
 
-_MEMBER = re.compile(rb"(.*?)\s*\??\.\s*([A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
+_MEMBER = re.compile(rb"(.*?)\s*\??\.\s*(#?[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
 _DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
 _WS = re.compile(rb"\s+")
 _CALL = re.compile(rb"^([^()]+?)\((?:[^()]|\([^()]*\))*\)$", re.S)  # `Foo(args)` -> `Foo()`
@@ -51,7 +50,7 @@ def clean_doc(raw: str) -> str:
         body = raw[2:-2] if raw.endswith("*/") else raw[2:]
         body = body.lstrip("*")
         lines = [re.sub(r"^\s*\* ?", "", ln) for ln in body.splitlines()]
-        return inspect.cleandoc("\n".join(lines))
+        return inspect.cleandoc("\n".join(lines)).strip()
     if raw.startswith("//"):
         return inspect.cleandoc("\n".join(ln.strip().lstrip("/").strip() for ln in raw.splitlines()))
     m = re.match(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", raw)
@@ -108,6 +107,37 @@ def _split_bases(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_ROLE_CACHE: dict[str, dict[int, tuple[str, str, str]]] = {}
+
+
+def _roles(spec: Any) -> dict[int, tuple[str, str, str]]:
+    """Pattern index → (role, kind, capture): what a tags.scm pattern means, learnt from
+    the first match of that pattern (the role capture is never optional)."""
+    return _ROLE_CACHE.setdefault(spec.name, {})
+
+
+def _role_of(caps: dict[str, list[Any]]) -> tuple[str, str, str]:
+    for key in caps:
+        if key.startswith("definition."):
+            return ("definition", key[11:], key)
+    for key in caps:
+        if key.startswith("scope."):
+            return ("scope", key[6:], key)
+    for role, keys in (
+        ("import", ("import", "reexport")),
+        ("export", ("export.name", "export.local")),
+        ("exported", ("exported",)),
+        ("doc", ("doc",)),
+        ("bases", ("bases",)),
+        ("hint", ("hint.target",)),
+        ("global", ("global",)),
+        ("nonlocal", ("nonlocal",)),
+    ):
+        if any(k in caps for k in keys):
+            return (role, "", keys[0])
+    return ("other", "", "")
+
+
 class _Scopes:
     def __init__(self, size: int, raw: list[tuple[int, int, str]]) -> None:
         raw.sort(key=lambda s: (s[0], -s[1]))
@@ -135,7 +165,7 @@ def build(
     path: str,
     data: bytes,
     matches: list[tuple[int, dict[str, list[Any]]]],
-    refs: dict[str, list[Any]],
+    refs: dict[str, list[Any]] | None,
     errors: list[tuple[int, int, str]],
     mtime_ns: int,
 ) -> FileIndex:
@@ -145,57 +175,58 @@ def build(
     docs: dict[int, tuple[int, int]] = {}
     bases: dict[int, tuple[str, ...]] = {}
     hints: dict[int, str] = {}
-    globals_: list[int] = []
     import_caps: list[dict[str, list[Any]]] = []
     export_caps: list[dict[str, list[Any]]] = []
     exported_starts: set[int] = set()
-    for _, caps in matches:
-        kind = None
-        for key in caps:
-            if key.startswith("definition."):
-                kind = key
-                break
-        if kind is not None:
+    nonlocals: list[tuple[int, str]] = []
+    roles = _roles(spec)
+    for pattern, caps in matches:
+        role = roles.get(pattern)
+        if role is None:
+            role = roles[pattern] = _role_of(caps)
+        if role[0] == "definition":
             if "name" in caps:
-                defs.append((kind[11:], caps[kind][0], caps["name"][0], caps))
-            continue
-        for key, nodes in caps.items():
-            if key.startswith("scope."):
-                node = nodes[0]
-                raw_scopes.append((node.start_byte, node.end_byte, key[6:]))
-                break
-        else:
-            if "import" in caps or "reexport" in caps:
-                import_caps.append(caps)
-            elif "export.name" in caps or "export.local" in caps:
-                export_caps.append(caps)
-            elif "exported" in caps:
-                exported_starts.add(caps["exported"][0].start_byte)
-            elif "doc" in caps:
-                owner = caps["doc.owner"][0].start_byte
-                node = caps["doc"][-1]
-                docs.setdefault(owner, (node.start_byte, node.end_byte))
-            elif "bases" in caps:
-                owner = caps["bases.owner"][0].start_byte
-                found: tuple[str, ...] = ()
-                for node in caps["bases"]:
-                    found += _split_bases(_text(data, node))
-                bases[owner] = bases.get(owner, ()) + found
-            elif "hint.target" in caps:
-                value = _dotted(_text(data, caps["hint.value"][0]))
-                if value:
-                    hints.setdefault(caps["hint.target"][0].start_byte, value)
-            elif "global" in caps or "nonlocal" in caps:
-                globals_.append((caps.get("global") or caps["nonlocal"])[0].start_byte)
+                defs.append((role[1], caps[role[2]][0], caps["name"][0], caps))
+        elif role[0] == "scope":
+            node = caps[role[2]][0]
+            raw_scopes.append((node.start_byte, node.end_byte, role[1]))
+        elif role[0] == "import":
+            import_caps.append(caps)
+        elif role[0] == "export":
+            export_caps.append(caps)
+        elif role[0] == "exported":
+            exported_starts.add(caps["exported"][0].start_byte)
+        elif role[0] == "doc":
+            owner = caps["doc.owner"][0].start_byte
+            node = caps["doc"][-1]
+            docs.setdefault(owner, (node.start_byte, node.end_byte))
+        elif role[0] == "bases":
+            owner = caps["bases.owner"][0].start_byte
+            found: tuple[str, ...] = ()
+            for node in caps["bases"]:
+                found += _split_bases(_text(data, node))
+            bases[owner] = bases.get(owner, ()) + found
+        elif role[0] == "hint":
+            value = _dotted(_text(data, caps["hint.value"][0]))
+            if value:
+                hints.setdefault(caps["hint.target"][0].start_byte, value)
+        elif role[0] in ("global", "nonlocal"):
+            node = caps[role[0]][0]
+            nonlocals.append((node.start_byte, role[0] + ":" + _text(data, node)))
 
     sc = _Scopes(size, raw_scopes)
     scopes = sc.scopes
-    global_names: dict[int, set[str]] = {}
-    for start in globals_:
+    # `global x` binds x at module level; `nonlocal x` in the nearest enclosing function
+    redirect: dict[tuple[int, str], int] = {}
+    for start, tagged in nonlocals:
+        how, _, name = tagged.partition(":")
         s = sc.innermost(start)
-        end = data.find(b"\n", start)
-        line = data[start : end if end != -1 else size].decode("utf-8", "replace")
-        global_names.setdefault(s, set()).update(n.strip() for n in line.split("#")[0].split(","))
+        target = 0
+        if how == "nonlocal":
+            target = scopes[s].parent
+            while target > 0 and scopes[target].kind != "function":
+                target = scopes[target].parent
+        redirect[(s, name)] = max(target, 0)
 
     symbols: list[Symbol] = []
     seen: set[int] = set()
@@ -223,8 +254,8 @@ def build(
             scope = cls
         seen.add(sel)
         name = _text(data, name_node)
-        if scope in global_names and name in global_names[scope]:
-            scope = 0
+        if redirect:
+            scope = redirect.get((scope, name), scope)
         if kind == "function" and scopes[scope].kind == "class":
             kind = "method"
         elif kind in ("variable", "constant") and scopes[scope].kind == "class":
@@ -258,13 +289,12 @@ def build(
         sym.parent = scopes[s].owner if s > 0 else -1
 
     imports, exports = _imports(data, import_caps, export_caps, sc, symbols, seen)
-    names, occ_name, occ_start, occ_recv = _occurrences(data, refs, spec)
+    names, occ_name, occ_start, occ_recv = occurrences(data, refs) if refs is not None else (None, None, None, None)
     return FileIndex(
         path=path,
         language=spec.name,
         size=size,
         mtime_ns=mtime_ns,
-        line_starts=_line_starts(data),
         has_errors=bool(errors),
         scopes=scopes,
         symbols=symbols,
@@ -342,7 +372,8 @@ def _imports(
     return imports, exports
 
 
-def _occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any) -> tuple[list[str], array[int], array[int], array[int]]:
+def occurrences(data: bytes, refs: dict[str, list[Any]]) -> tuple[list[str], array[int], array[int], array[int]]:
+    """The occurrence table of a file: distinct names and three parallel arrays."""
     names: list[str] = []
     ids: dict[bytes, int] = {}
     recv_of: dict[int, int] = {}

@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import threading
+from array import array
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -103,12 +104,15 @@ class Grammar:
     def parse(self, data: bytes, old_tree: Tree | None = None) -> Tree:
         return self.parser.parse(data, old_tree) if old_tree is not None else self.parser.parse(data)
 
-    def extract(self, path: str, data: bytes, tree: Tree, mtime_ns: int = 0) -> FileIndex:
+    def extract(self, path: str, data: bytes, tree: Tree, mtime_ns: int = 0, occurrences: bool = False) -> FileIndex:
         root = tree.root_node
         matches = QueryCursor(self.tags).matches(root)
-        refs = QueryCursor(self.refs).captures(root)
+        refs = QueryCursor(self.refs).captures(root) if occurrences else None
         errors = self.syntax_errors(tree, data) if root.has_error else []
         return extract.build(self.spec, path, data, matches, refs, errors, mtime_ns)
+
+    def occurrences(self, data: bytes, tree: Tree) -> tuple[Any, ...]:
+        return extract.occurrences(data, QueryCursor(self.refs).captures(tree.root_node))
 
     def syntax_errors(self, tree: Tree, data: bytes, limit: int = 20) -> list[tuple[int, int, str]]:
         out: list[tuple[int, int, str]] = []
@@ -170,11 +174,26 @@ def apply_edits(tree: Tree, edits: list[ByteEdit]) -> None:
         tree.edit(e.start_byte, e.old_end_byte, e.new_end_byte, e.start_point, e.old_end_point, e.new_end_point)
 
 
-def parse_file(path: str, data: bytes, mtime_ns: int = 0, old_tree: Tree | None = None) -> tuple[FileIndex, Tree] | None:
-    """Parse and extract one file; None when its language is not analysed."""
+def parse_file(
+    path: str, data: bytes, mtime_ns: int = 0, old_tree: Tree | None = None, occurrences: bool = False
+) -> tuple[FileIndex, Tree] | None:
+    """Parse and extract one file; None when its language is not analysed. The occurrence
+    table is left empty unless asked for (it is filled on first use)."""
     spec = language_for(path)
     if spec is None:
         return None
     g = grammar(spec)
     tree = g.parse(data, old_tree)
-    return g.extract(path, data, tree, mtime_ns), tree
+    return g.extract(path, data, tree, mtime_ns, occurrences), tree
+
+
+def fill_occurrences(fi: FileIndex, data: bytes, tree: Tree | None = None) -> None:
+    """Compute a FileIndex's occurrence table from its source (and tree, when kept)."""
+    spec = language_for(fi.path)
+    if spec is None:
+        fi.names, fi.occ_name, fi.occ_start, fi.occ_recv = [], array("I"), array("I"), array("i")
+        return
+    g = grammar(spec)
+    if tree is None:
+        tree = g.parse(data)
+    fi.names, fi.occ_name, fi.occ_start, fi.occ_recv = g.occurrences(data, tree)

@@ -8,10 +8,13 @@ public method takes the lock. Must not know: LSP, tools, the agent.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
+import re
 import threading
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -19,9 +22,23 @@ from typing import Any
 
 from agentls.analysis import answers, cache
 from agentls.analysis.build import index_files
-from agentls.analysis.grammar import LanguageSpec, apply_edits, language_for, parse_file, suffixes
+from agentls.analysis.grammar import (
+    LanguageSpec,
+    apply_edits,
+    fill_occurrences,
+    language_for,
+    parse_file,
+    suffixes,
+)
 from agentls.analysis.graph import DependencyGraph, build_graph
-from agentls.analysis.model import FileIndex, HoverInfo, Location, Resolution, SymbolNode
+from agentls.analysis.model import (
+    FileIndex,
+    HoverInfo,
+    Location,
+    Occurrences,
+    Resolution,
+    SymbolNode,
+)
 from agentls.analysis.modules import EsModules, PythonModules
 from agentls.analysis.resolve import Resolver
 from agentls.workspace import FileWalker, LineIndex, Workspace
@@ -30,6 +47,7 @@ from agentls.workspace.documents import MAX_FILE_BYTES, ByteEdit
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
+_WORD = re.compile(rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
 CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
 
 
@@ -98,6 +116,7 @@ class WorkspaceIndex:
             for rel in open_docs:
                 self._update(rel, None, None)
             self.built = True
+        gc.freeze()  # the index is long-lived: keep the cyclic GC from rescanning it
         if self.cache_dir and todo:
             cache.save(self.cache_dir, self.root, self.files)
         return {
@@ -262,16 +281,55 @@ class WorkspaceIndex:
             s = t["scope_starts"] = [sc.start for sc in self.files[path].scopes]
         return s
 
+    def ensure_occurrences(self, path: str) -> Occurrences:
+        """The file's index with its occurrence table filled (parsed on first use).
+
+        If the file changed on disk since it was indexed, it is re-indexed first, so
+        offsets always agree with the symbols."""
+        fi = self.files[path]
+        if fi.has_occurrences:
+            return fi.table()
+        tree = self._trees.get(path)
+        data = self.workspace.read_bytes(path)
+        if data is None:
+            fi.names, fi.occ_name, fi.occ_start, fi.occ_recv = [], array("I"), array("I"), array("i")
+            return fi.table()
+        if len(data) != fi.size or (fi.mtime_ns >= 0 and self._disk_mtime(path) != fi.mtime_ns):
+            fresh = self._update(path, data, None)
+            if fresh is None:
+                raise KeyError(path)
+            fi, tree = fresh, self._trees.get(path)
+        fill_occurrences(fi, data, tree)
+        return fi.table()
+
+    def _disk_mtime(self, path: str) -> int:
+        try:
+            return os.stat(self.root / path).st_mtime_ns
+        except OSError:
+            return -2
+
+    def words(self, path: str) -> frozenset[str]:
+        """Every identifier-like word of a file (a superset filter for reference search)."""
+        fi = self.files[path]
+        if fi.has_occurrences:
+            return frozenset(fi.names or ())
+        t = self._table(path)
+        w = t.get("words")
+        if w is None:
+            data = self.workspace.read_bytes(path) or b""
+            w = t["words"] = frozenset(m.decode("utf-8", "replace") for m in _WORD.findall(data))
+        return w
+
     def occurrences_of(self, path: str, name: str) -> list[int]:
+        occ = self.ensure_occurrences(path)
         t = self._table(path)
         inv = t.get("inverted")
-        fi = self.files[path]
         if inv is None:
             inv = {}
-            for i, n in enumerate(fi.occ_name):
+            for i, n in enumerate(occ.name):
                 inv.setdefault(n, []).append(i)
             t["inverted"] = inv
-            t["name_ids"] = {n: i for i, n in enumerate(fi.names)}
+            t["name_ids"] = {n: i for i, n in enumerate(occ.names)}
         nid = t["name_ids"].get(name)
         return inv.get(nid, []) if nid is not None else []
 

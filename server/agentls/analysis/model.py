@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 # Scope kinds
 MODULE, CLASS, FUNCTION, BLOCK = "module", "class", "function", "block"
@@ -70,10 +70,22 @@ class Export:
     local: str
 
 
-_EAGER = ("path", "language", "size", "mtime_ns", "names")
+class Occurrences(NamedTuple):
+    """Every identifier use of a file: names and three parallel arrays sorted by offset."""
+
+    names: list[str]
+    name: array[int]  # index into names
+    start: array[int]  # byte offset
+    recv: array[int]  # names index of the dotted receiver, PLAIN or COMPLEX
+
+    def text(self, i: int) -> str:
+        return self.names[self.name[i]]
+
+
+_EAGER = ("path", "language", "size", "mtime_ns")
 _LAZY = (
-    "line_starts", "has_errors", "scopes", "symbols", "imports", "exports",
-    "occ_name", "occ_start", "occ_recv", "errors",
+    "has_errors", "scopes", "symbols", "imports", "exports",
+    "names", "occ_name", "occ_start", "occ_recv", "errors",
 )
 
 
@@ -81,34 +93,37 @@ class FileIndex:
     """Everything extracted from one file. Picklable compactly: the bulk travels as one
     blob that is unpacked on first use, so worker results and the disk cache load fast."""
 
-    __slots__ = (*_EAGER, *_LAZY, "_blob", "_name_set")
+    __slots__ = (*_EAGER, *_LAZY, "_blob")
     path: str  # relative POSIX path
     language: str
     size: int
     mtime_ns: int
-    names: list[str]  # distinct identifier texts
-    line_starts: array[int]
     has_errors: bool
     scopes: list[Scope]
     symbols: list[Symbol]
     imports: list[Import]
     exports: list[Export]
-    occ_name: array[int]  # per occurrence: index into names
-    occ_start: array[int]  # per occurrence: byte offset (sorted)
-    occ_recv: array[int]  # per occurrence: names index of the dotted receiver, PLAIN or COMPLEX
+    # The occurrence table is filled on first use (see WorkspaceIndex.ensure_occurrences):
+    names: list[str] | None  # distinct identifier texts
+    occ_name: array[int] | None  # per occurrence: index into names
+    occ_start: array[int] | None  # per occurrence: byte offset (sorted)
+    occ_recv: array[int] | None  # per occurrence: names index of the dotted receiver, PLAIN or COMPLEX
     errors: list[tuple[int, int, str]]  # (start, end, message)
 
     def __init__(self, **fields: Any) -> None:
         for k in (*_EAGER, *_LAZY):
             setattr(self, k, fields[k])
         self._blob: bytes | None = None
-        self._name_set: frozenset[str] | None = None
 
     @property
-    def name_set(self) -> frozenset[str]:
-        if self._name_set is None:
-            self._name_set = frozenset(self.names)
-        return self._name_set
+    def has_occurrences(self) -> bool:
+        return self.occ_start is not None
+
+    def table(self) -> Occurrences:
+        """The occurrence table; only valid once filled (WorkspaceIndex.ensure_occurrences)."""
+        if self.names is None or self.occ_name is None or self.occ_start is None or self.occ_recv is None:
+            raise LookupError(f"{self.path}: occurrence table not filled")
+        return Occurrences(self.names, self.occ_name, self.occ_start, self.occ_recv)
 
     def __getattr__(self, name: str) -> Any:
         if name in _LAZY and object.__getattribute__(self, "_blob") is not None:
@@ -119,8 +134,8 @@ class FileIndex:
     def _unpack(self) -> None:
         import pickle
 
-        (line_starts, has_errors, scopes, symbols, imports, exports, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
-        self.line_starts, self.has_errors, self.errors = line_starts, has_errors, errors
+        (has_errors, scopes, symbols, imports, exports, names, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
+        self.has_errors, self.errors, self.names = has_errors, errors, names
         self.occ_name, self.occ_start, self.occ_recv = occ_name, occ_start, occ_recv
         self.scopes = [Scope(*r) for r in scopes]
         self.symbols = [Symbol(*r) for r in symbols]
@@ -138,20 +153,19 @@ class FileIndex:
             return [tuple(getattr(o, f) for f in o.__slots__) for o in items]
 
         state = (
-            self.line_starts, self.has_errors, rows(self.scopes), rows(self.symbols), rows(self.imports),
-            rows(self.exports), self.occ_name, self.occ_start, self.occ_recv, self.errors,
+            self.has_errors, rows(self.scopes), rows(self.symbols), rows(self.imports),
+            rows(self.exports), self.names, self.occ_name, self.occ_start, self.occ_recv, self.errors,
         )
         return pickle.dumps(state, protocol=5)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, self.names, self._pack()))
+        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, self._pack()))
 
 
-def _lazy_file_index(path: str, language: str, size: int, mtime_ns: int, names: list[str], blob: bytes) -> FileIndex:
+def _lazy_file_index(path: str, language: str, size: int, mtime_ns: int, blob: bytes) -> FileIndex:
     fi = FileIndex.__new__(FileIndex)
-    fi.path, fi.language, fi.size, fi.mtime_ns, fi.names = path, language, size, mtime_ns, names
+    fi.path, fi.language, fi.size, fi.mtime_ns = path, language, size, mtime_ns
     fi._blob = blob
-    fi._name_set = None
     return fi
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agentls.analysis.model import CLASS, COMPLEX, PLAIN, FileIndex, Symbol
+from agentls.analysis.model import CLASS, COMPLEX, PLAIN, FileIndex, Occurrences, Symbol
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -164,6 +164,8 @@ class Resolver:
         for imp in fi.imports:
             if imp.reexport and not imp.star and (imp.alias or imp.name) == name:
                 t = self._module_file(target, imp.module)
+                if t and imp.name is None:  # `export * as ns from "./m"`
+                    return Key(t, -1, "")
                 if t:
                     return self.member_of_module(t, imp.name or name, depth + 1)
         for imp in fi.imports:
@@ -274,13 +276,13 @@ class Resolver:
         return None
 
     # --- occurrences -----------------------------------------------------------------
-    def occurrence_at(self, fi: FileIndex, offset: int) -> int:
+    def occurrence_at(self, occ: Occurrences, offset: int) -> int:
         """Index of the occurrence covering `offset` (its end included), or -1."""
-        i = bisect_right(fi.occ_start, offset) - 1
+        i = bisect_right(occ.start, offset) - 1
         for j in (i, i - 1):
-            if 0 <= j < len(fi.occ_start):
-                start = fi.occ_start[j]
-                if start <= offset <= start + len(fi.names[fi.occ_name[j]].encode("utf-8")):
+            if 0 <= j < len(occ.start):
+                start = occ.start[j]
+                if start <= offset <= start + len(occ.text(j).encode("utf-8")):
                     return j
         return -1
 
@@ -292,9 +294,10 @@ class Resolver:
 
     def resolve_occurrence(self, path: str, occ: int, memo: dict[Any, Key | None] | None = None) -> Key | None:
         fi = self.ix.files[path]
-        name = fi.names[fi.occ_name[occ]]
-        start = fi.occ_start[occ]
-        recv = fi.occ_recv[occ]
+        table = self.ix.ensure_occurrences(path)
+        name = table.text(occ)
+        start = table.start[occ]
+        recv = table.recv[occ]
         site = self.ix.def_sites(path).get(start)
         if site is not None:
             sym = fi.symbols[site]
@@ -315,7 +318,7 @@ class Resolver:
             return self.lookup(path, name, start)
         if recv == COMPLEX:
             return None
-        value = self.eval_dotted(path, fi.names[recv], start)
+        value = self.eval_dotted(path, table.names[recv], start)
         return self.member(value, name) if value is not None else None
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
