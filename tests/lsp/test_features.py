@@ -180,3 +180,23 @@ async def test_positions_out_of_range_get_empty_answers(client: LanguageClient) 
         await client.text_document_definition_async(lsp.DefinitionParams(text_document=doc("app.py"), position=pos))
     result = await asyncio.wait_for(client.text_document_definition_async(lsp.DefinitionParams(text_document=doc("app.py"), position=lsp.Position(*find(ROOT, "app.py", "Cart()")))), 10)
     assert result  # the server is alive and still answers
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"textDocument": {"uri": "file:///x.py"}},  # no position
+        {"textDocument": {"uri": "file:///x.py"}, "position": {"line": -1, "character": 0}},
+        {"textDocument": "not an object", "position": {"line": 0, "character": 0}},
+    ],
+)
+async def test_undecodable_params_get_an_invalid_params_error(client: LanguageClient, params: dict) -> None:
+    # The typed client refuses to send such params, so the raw message goes out by hand.
+    msg_id = f"raw-{id(params)}"
+    future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    client.protocol._request_futures[msg_id] = future
+    client.protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "method": lsp.TEXT_DOCUMENT_HOVER, "params": params})
+    with pytest.raises(Exception, match="-32602|[Ii]nvalid [Pp]arams"):
+        await asyncio.wait_for(future, 10)
+    ok = await client.text_document_definition_async(lsp.DefinitionParams(text_document=doc("app.py"), position=lsp.Position(*find(ROOT, "app.py", "Cart()"))))
+    assert ok  # and the server goes on

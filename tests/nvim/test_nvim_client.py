@@ -130,10 +130,7 @@ EXPECTATIONS: dict[str, Check] = {
     "invalid_params": error_reply(-32602),
     "follow_up": markdown("class Cart"),
 }
-KNOWN_FAILURES = {
-    "invalid_params": "pygls 2.1.1 raises JsonRpcInvalidParams while decoding (io_.run_async) "
-    "and only logs it: no response is sent. Remove once agentls.lsp replies with -32602.",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from agentls import __version__
 from agentls.analysis.index import WorkspaceIndex
 from agentls.lsp.convert import uri_to_path
+from agentls.lsp.protocol import AgentProtocol
 from agentls.settings import Settings
 from agentls.workspace import PathOutsideWorkspace, Workspace
 
@@ -39,7 +40,12 @@ class Project:
 
 class AgentLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("agentls", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "agentls",
+            __version__,
+            protocol_cls=AgentProtocol,
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+        )
         self.settings = Settings()
         self.projects: dict[Path, Project] = {}
         self.client_watches_files = False
