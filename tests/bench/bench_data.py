@@ -62,7 +62,9 @@ def _extract(archive: Path, member_prefix: str, dest: Path) -> None:
         members = []
         for m in tar.getmembers():
             parts = m.name.split("/", 1)
-            if len(parts) == 2 and (parts[1] == member_prefix or parts[1].startswith(member_prefix + "/")):
+            if len(parts) == 2 and (
+                parts[1] == member_prefix or parts[1].startswith(member_prefix + "/")
+            ):
                 m.name = parts[1]
                 members.append(m)
         if not members:
@@ -96,7 +98,11 @@ def ts_project() -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     with tarfile.open(tgz) as tar:
-        keep = [m for m in tar.getmembers() if m.name in ("package/tsconfig.json",) or m.name.startswith("package/src/")]
+        keep = [
+            m
+            for m in tar.getmembers()
+            if m.name in ("package/tsconfig.json",) or m.name.startswith("package/src/")
+        ]
         for m in keep:
             m.name = m.name.removeprefix("package/")
         tar.extractall(tmp, members=keep, filter="data")

@@ -51,7 +51,12 @@ def child_grimp(root: Path, package: str) -> dict[str, Any]:
         for t in graph.find_modules_directly_imported_by(m)
         if _internal(m, package) and _internal(t, package)
     )
-    return {"build_s": build, "total_s": time.perf_counter() - t0, "modules": sorted(graph.modules), "edges": edges}
+    return {
+        "build_s": build,
+        "total_s": time.perf_counter() - t0,
+        "modules": sorted(graph.modules),
+        "edges": edges,
+    }
 
 
 def child_agentls(root: Path, package: str) -> dict[str, Any]:
@@ -65,7 +70,10 @@ def child_agentls(root: Path, package: str) -> dict[str, Any]:
     graph = idx.import_graph()
     extract = time.perf_counter() - t1
     edges = sorted(
-        (m, t) for m, targets in graph.items() for t in targets if _internal(m, package) and _internal(t, package)
+        (m, t)
+        for m, targets in graph.items()
+        for t in targets
+        if _internal(m, package) and _internal(t, package)
     )
     return {
         "build_s": build,
@@ -133,7 +141,9 @@ def bench(name: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--projects", default="sympy,django,rich")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -146,25 +156,45 @@ def main() -> None:
     rows = []
     for name, r in results.items():
         c = r.get("compare", {})
-        rows.append([
-            name,
-            c.get("grimp_edges", r["grimp"].get("edges")),
-            c.get("agentls_edges"),
-            c.get("missing"),
-            c.get("extra"),
-            r["grimp"].get("total_s"),
-            r["agentls"].get("build_s"),
-            r["agentls"].get("graph_s"),
-            r.get("time_ratio_agentls_over_grimp"),
-            r["grimp"].get("error") or r["agentls"].get("error") or "",
-        ])
-    print(table(["project", "grimp edges", "agentls edges", "missing", "extra", "grimp s", "agentls build s", "graph s", "time ratio", "error"], rows))
+        rows.append(
+            [
+                name,
+                c.get("grimp_edges", r["grimp"].get("edges")),
+                c.get("agentls_edges"),
+                c.get("missing"),
+                c.get("extra"),
+                r["grimp"].get("total_s"),
+                r["agentls"].get("build_s"),
+                r["agentls"].get("graph_s"),
+                r.get("time_ratio_agentls_over_grimp"),
+                r["grimp"].get("error") or r["agentls"].get("error") or "",
+            ]
+        )
+    print(
+        table(
+            [
+                "project",
+                "grimp edges",
+                "agentls edges",
+                "missing",
+                "extra",
+                "grimp s",
+                "agentls build s",
+                "graph s",
+                "time ratio",
+                "error",
+            ],
+            rows,
+        )
+    )
     for name, r in results.items():
         c = r.get("compare")
         if not c:
             continue
-        print(f"\n== {name}: missing (in grimp, not agentls) {c['missing']}, extra {c['extra']} "
-              f"(extra touching non-modules: {c['extra_touching_non_modules']})")
+        print(
+            f"\n== {name}: missing (in grimp, not agentls) {c['missing']}, extra {c['extra']} "
+            f"(extra touching non-modules: {c['extra_touching_non_modules']})"
+        )
         for line in c["missing_examples"]:
             print(f"  - {line}")
         for line in c["extra_examples"]:

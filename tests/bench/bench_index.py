@@ -6,7 +6,9 @@ its own fresh process so that memory numbers are its own:
           file with tree_sitter.Parser(tree_sitter_python) and drops the tree;
   ctags — `ctags -R -f <tmp> <root>`;
   cold  — `WorkspaceIndex(root, cache_dir=<fresh tmp>, jobs=0).build()`;
-  warm  — the same in a new process, same cache_dir.
+  warm  — the same in a new process, same cache_dir;
+  nocache — `WorkspaceIndex(root, cache_dir=False, jobs=0).build()` (no cache written),
+          to separate the cost of writing the cache from parsing + extraction.
 Memory: the measured process's VmHWM and ru_maxrss, its RSS after build + gc.collect(),
 workers' ru_maxrss (RUSAGE_CHILDREN), and the sampled peak of RSS summed over the process
 tree (over-counts pages shared by forked workers).
@@ -19,7 +21,6 @@ Writes tests/bench/results/index.json. Must not know: agentls internals (public 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import shutil
@@ -27,75 +28,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from bench_data import python_project, source_files
+from bench_memory import TreeRss, memory
 from bench_report import fmt, machine, note_load, ratio, table, write_results
-
-MB = 1024 * 1024
 
 
 # --- child side: runs in a fresh process, prints one JSON line -------------------------
-class TreeRss:
-    """Samples the summed RSS of this process and its descendants every 20 ms."""
-
-    def __init__(self) -> None:
-        import psutil
-
-        self.proc = psutil.Process()
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _sample(self) -> None:
-        total = 0
-        try:
-            procs = [self.proc, *self.proc.children(recursive=True)]
-        except Exception:
-            procs = [self.proc]
-        for p in procs:
-            with contextlib.suppress(Exception):
-                total += p.memory_info().rss
-        self.peak = max(self.peak, total)
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.02):
-            self._sample()
-
-    def __enter__(self) -> TreeRss:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._sample()
-
-
-def _proc_status(field: str) -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) * 1024
-    return 0
-
-
-def _memory(tree: TreeRss) -> dict[str, float]:
-    import gc
-    import resource
-
-    gc.collect()
-    return {
-        "vmhwm_mb": round(_proc_status("VmHWM") / MB, 1),
-        "ru_maxrss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "children_ru_maxrss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
-        "rss_after_gc_mb": round(_proc_status("VmRSS") / MB, 1),
-        "tree_peak_rss_mb": round(tree.peak / MB, 1),
-    }
-
-
 def child_bare(root: Path) -> dict[str, Any]:
     import tree_sitter
     import tree_sitter_python
@@ -116,10 +58,18 @@ def child_bare(root: Path) -> dict[str, Any]:
             parse += time.perf_counter() - b
             total += len(data)
         wall = time.perf_counter() - t0
-    return {"wall_s": wall, "walk_s": t_walk, "read_s": read, "parse_s": parse, "files": len(files), "bytes": total, **_memory(tree)}
+    return {
+        "wall_s": wall,
+        "walk_s": t_walk,
+        "read_s": read,
+        "parse_s": parse,
+        "files": len(files),
+        "bytes": total,
+        **memory(tree),
+    }
 
 
-def child_index(root: Path, cache_dir: Path) -> dict[str, Any]:
+def child_index(root: Path, cache_dir: Path | bool) -> dict[str, Any]:
     t0 = time.perf_counter()
     from agentls.analysis.index import WorkspaceIndex
 
@@ -131,7 +81,14 @@ def child_index(root: Path, cache_dir: Path) -> dict[str, Any]:
         wall = time.perf_counter() - t0
     stats = stats if isinstance(stats, dict) else {}
     files = stats.get("files")
-    out = {"wall_s": wall, "import_s": import_s, "files": files, "parsed": stats.get("parsed"), "cached": stats.get("cached"), **_memory(tree)}
+    out = {
+        "wall_s": wall,
+        "import_s": import_s,
+        "files": files,
+        "parsed": stats.get("parsed"),
+        "cached": stats.get("cached"),
+        **memory(tree),
+    }
     del idx
     return out
 
@@ -139,6 +96,8 @@ def child_index(root: Path, cache_dir: Path) -> dict[str, Any]:
 def child_main(kind: str, root: str, cache: str | None) -> None:
     if kind == "bare":
         result = child_bare(Path(root))
+    elif kind == "nocache":
+        result = child_index(Path(root), False)
     else:
         result = child_index(Path(root), Path(cache or ""))
     print(json.dumps(result), flush=True)
@@ -159,11 +118,15 @@ def run_ctags(root: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "tags"
         t0 = time.perf_counter()
-        proc = subprocess.run(["ctags", "-R", "-f", str(out), str(root)], capture_output=True, text=True)
+        proc = subprocess.run(
+            ["ctags", "-R", "-f", str(out), str(root)], capture_output=True, text=True
+        )
         wall = time.perf_counter() - t0
         if proc.returncode != 0:
             return {"error": proc.stderr.strip()[-300:]}
-        tags = sum(1 for ln in out.read_text(errors="replace").splitlines() if not ln.startswith("!_"))
+        tags = sum(
+            1 for ln in out.read_text(errors="replace").splitlines() if not ln.startswith("!_")
+        )
     return {"wall_s": wall, "tags": tags}
 
 
@@ -192,7 +155,13 @@ def bench_project(name: str, repeat: int, with_index: bool) -> dict[str, Any]:
     root = python_project(name)
     for path in source_files(root, ""):  # warm the page cache for every contender
         path.read_bytes()
-    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "ctags": [], "cold": [], "warm": []}
+    runs: dict[str, list[dict[str, Any]]] = {
+        "bare": [],
+        "ctags": [],
+        "cold": [],
+        "warm": [],
+        "nocache": [],
+    }
     loads: list[list[float]] = []
     for i in range(repeat):
         loads.append(note_load(f"{name} run {i + 1}/{repeat}"))
@@ -205,6 +174,7 @@ def bench_project(name: str, repeat: int, with_index: bool) -> dict[str, Any]:
                 runs["warm"].append(run_child("warm", root, cache))
             finally:
                 shutil.rmtree(cache, ignore_errors=True)
+            runs["nocache"].append(run_child("nocache", root))
     res: dict[str, Any] = {"root": str(root), "loadavg_per_run": loads}
     for kind, kind_runs in runs.items():
         res[kind] = _aggregate(kind_runs) if kind_runs else {"error": "skipped"}
@@ -212,6 +182,7 @@ def bench_project(name: str, repeat: int, with_index: bool) -> dict[str, Any]:
     res["ratios"] = {
         "cold_over_bare": ratio(med["cold"].get("wall_s"), med["bare"].get("wall_s")),
         "warm_over_cold": ratio(med["warm"].get("wall_s"), med["cold"].get("wall_s")),
+        "nocache_over_bare": ratio(med["nocache"].get("wall_s"), med["bare"].get("wall_s")),
         "ctags_over_bare": ratio(med["ctags"].get("wall_s"), med["bare"].get("wall_s")),
     }
     return res
@@ -219,22 +190,39 @@ def bench_project(name: str, repeat: int, with_index: bool) -> dict[str, Any]:
 
 def print_project(name: str, res: dict[str, Any]) -> None:
     rows = []
-    for kind in ("bare", "ctags", "cold", "warm"):
+    for kind in ("bare", "ctags", "cold", "warm", "nocache"):
         r = res[kind]
         m = r.get("median") or {}
-        rows.append([
-            kind,
-            m.get("wall_s"),
-            r.get("min_wall_s"),
-            m.get("files"),
-            m.get("vmhwm_mb"),
-            m.get("rss_after_gc_mb"),
-            m.get("children_ru_maxrss_mb"),
-            m.get("tree_peak_rss_mb"),
-            r.get("error", ""),
-        ])
+        rows.append(
+            [
+                kind,
+                m.get("wall_s"),
+                r.get("min_wall_s"),
+                m.get("files"),
+                m.get("vmhwm_mb"),
+                m.get("rss_after_gc_mb"),
+                m.get("children_ru_maxrss_mb"),
+                m.get("tree_peak_rss_mb"),
+                r.get("error", ""),
+            ]
+        )
     print(f"\n== {name} ({res['root']})")
-    print(table(["run", "median s", "min s", "files", "VmHWM MB", "RSS gc MB", "worker max MB", "tree peak MB", "error"], rows))
+    print(
+        table(
+            [
+                "run",
+                "median s",
+                "min s",
+                "files",
+                "VmHWM MB",
+                "RSS gc MB",
+                "worker max MB",
+                "tree peak MB",
+                "error",
+            ],
+            rows,
+        )
+    )
     print("ratios: " + ", ".join(f"{k}={fmt(v)}" for k, v in res["ratios"].items()))
 
 
@@ -245,6 +233,7 @@ def targets(results: dict[str, Any]) -> dict[str, Any]:
     cold = s["cold"].get("median") or {}
     return {
         "sympy_cold_over_bare<=1.2": s["ratios"]["cold_over_bare"],
+        "sympy_cold_without_cache_write_over_bare": s["ratios"]["nocache_over_bare"],
         "sympy_warm_over_cold<=0.10": s["ratios"]["warm_over_cold"],
         "sympy_index_vmhwm_mb<=400": cold.get("vmhwm_mb"),
         "sympy_index_tree_peak_mb": cold.get("tree_peak_rss_mb"),
@@ -252,10 +241,14 @@ def targets(results: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--projects", default="sympy,django")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--peers-only", action="store_true", help="skip agentls (bare parse and ctags only)")
+    ap.add_argument(
+        "--peers-only", action="store_true", help="skip agentls (bare parse and ctags only)"
+    )
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -268,7 +261,15 @@ def main() -> None:
     summary = targets(results)
     if summary:
         print("\ntargets: " + ", ".join(f"{k}: {fmt(v)}" for k, v in summary.items()))
-    write_results("index", {"repeat": args.repeat, "targets": summary, "projects": results, "end": machine()["loadavg"]})
+    write_results(
+        "index",
+        {
+            "repeat": args.repeat,
+            "targets": summary,
+            "projects": results,
+            "end": machine()["loadavg"],
+        },
+    )
 
 
 if __name__ == "__main__":

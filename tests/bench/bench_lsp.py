@@ -23,11 +23,18 @@ class LspError(RuntimeError):
 
 
 class LspClient:
-    def __init__(self, cmd: list[str], cwd: Path, stderr_path: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, cmd: list[str], cwd: Path, stderr_path: Path, env: dict[str, str] | None = None
+    ) -> None:
         stderr_path.parent.mkdir(parents=True, exist_ok=True)
         self._stderr = open(stderr_path, "wb")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
-            cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env
+            cmd,
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            env=env,
         )
         self._next = 0
         self._lock = threading.Lock()
@@ -140,7 +147,10 @@ class LspClient:
     def open(self, path: Path, language_id: str) -> str:
         uri = path.resolve().as_uri()
         text = path.read_text(encoding="utf-8", errors="replace")
-        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}})
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}},
+        )
         return uri
 
     def close_document(self, uri: str) -> None:
@@ -198,5 +208,7 @@ def locations(result: Any) -> list[tuple[str, int, int]]:
             rng = item.get("targetSelectionRange") or item["targetRange"]
             out.append((item["targetUri"], rng["start"]["line"], rng["start"]["character"]))
         else:
-            out.append((item["uri"], item["range"]["start"]["line"], item["range"]["start"]["character"]))
+            out.append(
+                (item["uri"], item["range"]["start"]["line"], item["range"]["start"]["character"])
+            )
     return out

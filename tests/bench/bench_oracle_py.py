@@ -56,7 +56,11 @@ def jedi_project(root: Path) -> Any:
     import jedi
 
     stdlib = {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]}
-    sys_path = [str(root)] + [p for p in sys.path if p and ("site-packages" not in p) and any(p.startswith(s) for s in stdlib)]
+    sys_path = [str(root)] + [
+        p
+        for p in sys.path
+        if p and ("site-packages" not in p) and any(p.startswith(s) for s in stdlib)
+    ]
     return jedi.Project(str(root), sys_path=sys_path, smart_sys_path=False)
 
 
@@ -71,7 +75,9 @@ def _jedi_names(root: Path, lines: LineText, names: list[Any]) -> Answer:
     return sorted(out)
 
 
-def jedi_answers(root: Path, positions: list[Position], references: bool = True, log_every: int = 20) -> dict[str, Any]:
+def jedi_answers(
+    root: Path, positions: list[Position], references: bool = True, log_every: int = 20
+) -> dict[str, Any]:
     """key -> {definition, references, def_s, ref_s[, error]} for each position."""
     import jedi
 
@@ -84,7 +90,9 @@ def jedi_answers(root: Path, positions: list[Position], references: bool = True,
         path = str(root / pos.path)
         try:
             t0 = time.perf_counter()
-            names = jedi.Script(path=path, project=project).goto(pos.line + 1, pos.col, follow_imports=True)
+            names = jedi.Script(path=path, project=project).goto(
+                pos.line + 1, pos.col, follow_imports=True
+            )
             entry["def_s"] = time.perf_counter() - t0
             entry["definition"] = _jedi_names(root, lines, names)
         except Exception as exc:  # jedi raises on odd positions; record and go on
@@ -92,7 +100,9 @@ def jedi_answers(root: Path, positions: list[Position], references: bool = True,
         if references:
             try:
                 t0 = time.perf_counter()
-                refs = jedi.Script(path=path, project=project).get_references(pos.line + 1, pos.col, include_builtins=False)
+                refs = jedi.Script(path=path, project=project).get_references(
+                    pos.line + 1, pos.col, include_builtins=False
+                )
                 entry["ref_s"] = time.perf_counter() - t0
                 entry["references"] = _jedi_names(root, lines, refs)
             except Exception as exc:
@@ -112,9 +122,13 @@ def pyright_env() -> dict[str, str]:
     return env
 
 
-def pyright_answers(root: Path, positions: list[Position], stderr_path: Path, log_every: int = 20) -> dict[str, Any]:
+def pyright_answers(
+    root: Path, positions: list[Position], stderr_path: Path, log_every: int = 20
+) -> dict[str, Any]:
     root = Path(os.path.realpath(root))
-    client = LspClient([str(npm_bin("pyright-langserver")), "--stdio"], root, stderr_path, env=pyright_env())
+    client = LspClient(
+        [str(npm_bin("pyright-langserver")), "--stdio"], root, stderr_path, env=pyright_env()
+    )
     out: dict[str, Any] = {}
     try:
         client.initialize(root)
@@ -126,14 +140,21 @@ def pyright_answers(root: Path, positions: list[Position], stderr_path: Path, lo
             uri = client.open(root / rel, "python")
             for pos in group:
                 entry: dict[str, Any] = {}
-                doc = {"textDocument": {"uri": uri}, "position": {"line": pos.line, "character": pos.char}}
+                doc = {
+                    "textDocument": {"uri": uri},
+                    "position": {"line": pos.line, "character": pos.char},
+                }
                 try:
                     t0 = time.perf_counter()
                     defs = client.request("textDocument/definition", doc, timeout=300)
                     entry["def_s"] = time.perf_counter() - t0
                     entry["definition"] = _lsp_answer(root, defs)
                     t0 = time.perf_counter()
-                    refs = client.request("textDocument/references", {**doc, "context": {"includeDeclaration": True}}, timeout=300)
+                    refs = client.request(
+                        "textDocument/references",
+                        {**doc, "context": {"includeDeclaration": True}},
+                        timeout=300,
+                    )
                     entry["ref_s"] = time.perf_counter() - t0
                     entry["references"] = _lsp_answer(root, refs)
                 except LspError as exc:

@@ -23,11 +23,20 @@ def tsls_answers(root: Path, positions: list[Position]) -> dict[str, Any]:
         req, ans = Path(tmp) / "request.json", Path(tmp) / "answers.json"
         payload = {
             "root": os.path.realpath(root),
-            "positions": [{"key": p.key(), "path": p.path, "offset16": p.offset16} for p in positions],
+            "positions": [
+                {"key": p.key(), "path": p.path, "offset16": p.offset16} for p in positions
+            ],
         }
         req.write_text(json.dumps(payload))
         subprocess.run(
-            ["node", "--max-old-space-size=2048", str(BENCH / "bench_ts_oracle.js"), str(ts_dir), str(req), str(ans)],
+            [
+                "node",
+                "--max-old-space-size=2048",
+                str(BENCH / "bench_ts_oracle.js"),
+                str(ts_dir),
+                str(req),
+                str(ans),
+            ],
             check=True,
             timeout=3600,
         )

@@ -30,24 +30,55 @@ PY_DECL_FIELDS = {
     ("typed_default_parameter", "name"),
     ("keyword_argument", "name"),
 }
-PY_DECL_PARENTS = {"parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
-                   "dictionary_splat_pattern", "global_statement", "nonlocal_statement"}
-PY_IMPORT = {"import_statement", "import_from_statement", "future_import_statement", "aliased_import"}
+PY_DECL_PARENTS = {
+    "parameters",
+    "lambda_parameters",
+    "typed_parameter",
+    "list_splat_pattern",
+    "dictionary_splat_pattern",
+    "global_statement",
+    "nonlocal_statement",
+}
+PY_IMPORT = {
+    "import_statement",
+    "import_from_statement",
+    "future_import_statement",
+    "aliased_import",
+}
 PY_TARGET_PARENTS = {"pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target"}
 
 TS_DECL_FIELDS = {
-    ("function_declaration", "name"), ("generator_function_declaration", "name"),
-    ("class_declaration", "name"), ("abstract_class_declaration", "name"), ("class", "name"),
-    ("method_definition", "name"), ("method_signature", "name"), ("abstract_method_signature", "name"),
-    ("variable_declarator", "name"), ("interface_declaration", "name"),
-    ("type_alias_declaration", "name"), ("enum_declaration", "name"),
-    ("public_field_definition", "name"), ("property_signature", "name"),
-    ("required_parameter", "pattern"), ("optional_parameter", "pattern"),
-    ("type_parameter", "name"), ("function_signature", "name"), ("module", "name"),
-    ("internal_module", "name"), ("enum_assignment", "name"), ("pair", "key"),
+    ("function_declaration", "name"),
+    ("generator_function_declaration", "name"),
+    ("class_declaration", "name"),
+    ("abstract_class_declaration", "name"),
+    ("class", "name"),
+    ("method_definition", "name"),
+    ("method_signature", "name"),
+    ("abstract_method_signature", "name"),
+    ("variable_declarator", "name"),
+    ("interface_declaration", "name"),
+    ("type_alias_declaration", "name"),
+    ("enum_declaration", "name"),
+    ("public_field_definition", "name"),
+    ("property_signature", "name"),
+    ("required_parameter", "pattern"),
+    ("optional_parameter", "pattern"),
+    ("type_parameter", "name"),
+    ("function_signature", "name"),
+    ("module", "name"),
+    ("internal_module", "name"),
+    ("enum_assignment", "name"),
+    ("pair", "key"),
 }
-TS_IMPORT = {"import_statement", "import_clause", "import_specifier", "namespace_import",
-             "named_imports", "export_specifier"}
+TS_IMPORT = {
+    "import_statement",
+    "import_clause",
+    "import_specifier",
+    "namespace_import",
+    "named_imports",
+    "export_specifier",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,20 +125,36 @@ def _py_kind(node: tree_sitter.Node) -> str | None:
     parent = node.parent
     assert parent is not None
     field = _field(node)
-    if (parent.type, field) in PY_DECL_FIELDS or parent.type in PY_DECL_PARENTS or parent.type in PY_TARGET_PARENTS:
+    if (
+        (parent.type, field) in PY_DECL_FIELDS
+        or parent.type in PY_DECL_PARENTS
+        or parent.type in PY_TARGET_PARENTS
+    ):
         return None
     anc: tree_sitter.Node | None = parent
     while anc is not None:
         if anc.type in PY_IMPORT:
             return None
         anc = anc.parent
-    if parent.type in ("assignment", "augmented_assignment", "for_statement", "for_in_clause") and field == "left":
+    if (
+        parent.type in ("assignment", "augmented_assignment", "for_statement", "for_in_clause")
+        and field == "left"
+    ):
         return None
-    if parent.type in ("as_pattern", "with_item", "except_clause") and field in ("alias", None) and node.prev_sibling is not None and node.prev_sibling.type == "as":
+    if (
+        parent.type in ("as_pattern", "with_item", "except_clause")
+        and field in ("alias", None)
+        and node.prev_sibling is not None
+        and node.prev_sibling.type == "as"
+    ):
         return None
     if parent.type == "attribute" and field == "attribute":
         gp = parent.parent
-        if gp is not None and gp.type in ("assignment", "augmented_assignment") and _field(parent) == "left":
+        if (
+            gp is not None
+            and gp.type in ("assignment", "augmented_assignment")
+            and _field(parent) == "left"
+        ):
             return None
         return "attribute"
     return "self" if node.text in (b"self", b"cls") else "name"
@@ -171,7 +218,11 @@ def identifiers(root: Path, language: str, uses_only: bool) -> list[Position]:
             prefix = lines[line][:bcol].decode("utf-8", "replace")
             char = len(prefix.encode("utf-16-le")) // 2
             name = (node.text or b"").decode("utf-8", "replace")
-            out.append(Position(rel, line, char, len(prefix), line_off16[line] + char, name, kind or "decl"))
+            out.append(
+                Position(
+                    rel, line, char, len(prefix), line_off16[line] + char, name, kind or "decl"
+                )
+            )
     return out
 
 

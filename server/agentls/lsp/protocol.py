@@ -30,9 +30,10 @@ class AgentProtocol(LanguageServerProtocol):
             return super().structure_message(data)
         except JsonRpcException as exc:
             if isinstance(data, dict) and "id" in data and "method" in data:
-                detail = str(exc.__cause__) if exc.__cause__ is not None else exc.message
-                error = JsonRpcInvalidParams(f"invalid params for {data['method']}: {detail}")
-                error = exc if not isinstance(exc, JsonRpcInvalidParams) else error
+                error: JsonRpcException = exc
+                if isinstance(exc, JsonRpcInvalidParams):
+                    detail = str(exc.__cause__) if exc.__cause__ is not None else exc.message
+                    error = JsonRpcInvalidParams(f"invalid params for {data['method']}: {detail}")
                 self._send_response(data["id"], error=error.to_response_error())
                 return _Answered()
             raise
