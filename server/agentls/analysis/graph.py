@@ -78,7 +78,7 @@ def build_graph(ix: WorkspaceIndex, path: str | None, language: str | None = Non
                     target = mods.name_of.get(f) if f else None
                     if target != absolute:
                         target = absolute if f else None
-                if target and target != src:
+                if target:  # self-imports count, as in grimp
                     edges.add((src, target))
         else:
             nodes.add(rel)

@@ -236,7 +236,7 @@ class WorkspaceIndex:
     @property
     def py_modules(self) -> PythonModules:
         if self._py is None:
-            self._py = PythonModules(self.files)
+            self._py = PythonModules(self.files, self.root.name)
         return self._py
 
     @property

@@ -134,12 +134,11 @@ class FileIndex:
     def _unpack(self) -> None:
         import pickle
 
-        (has_errors, scopes, symbols, imports, exports, names, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
+        (has_errors, scopes, symbols, _imports, exports, names, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
         self.has_errors, self.errors, self.names = has_errors, errors, names
         self.occ_name, self.occ_start, self.occ_recv = occ_name, occ_start, occ_recv
         self.scopes = [Scope(*r) for r in scopes]
         self.symbols = [Symbol(*r) for r in symbols]
-        self.imports = [Import(*r) for r in imports]
         self.exports = [Export(*r) for r in exports]
         self._blob = None
 
@@ -159,12 +158,15 @@ class FileIndex:
         return pickle.dumps(state, protocol=5)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, self._pack()))
+        # imports travel outside the blob too: the dependency graph needs only them
+        imports = [tuple(getattr(o, f) for f in o.__slots__) for o in self.imports]
+        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, imports, self._pack()))
 
 
-def _lazy_file_index(path: str, language: str, size: int, mtime_ns: int, blob: bytes) -> FileIndex:
+def _lazy_file_index(path: str, language: str, size: int, mtime_ns: int, imports: list[tuple[Any, ...]], blob: bytes) -> FileIndex:
     fi = FileIndex.__new__(FileIndex)
     fi.path, fi.language, fi.size, fi.mtime_ns = path, language, size, mtime_ns
+    fi.imports = [Import(*r) for r in imports]
     fi._blob = blob
     return fi
 

@@ -26,7 +26,8 @@ def _is_init(rel: str) -> bool:
 class PythonModules:
     """Module name ↔ file maps for the Python files of a workspace."""
 
-    def __init__(self, paths: Iterable[str]) -> None:
+    def __init__(self, paths: Iterable[str], root_name: str = "") -> None:
+        """`root_name` names the workspace folder, used when the folder is itself a package."""
         files = sorted(p for p in paths if p.endswith(PY_SUFFIXES))
         present = set(files)
         package_dirs = {posixpath.dirname(p) for p in files if _is_init(p)}
@@ -43,6 +44,8 @@ class PythonModules:
             while d and d in package_dirs:
                 parts.insert(0, posixpath.basename(d))
                 d = posixpath.dirname(d)
+            if not d and "" in package_dirs and root_name.isidentifier():
+                parts.insert(0, root_name)  # the workspace folder is a package itself
             self.roots.add(d)
             if not parts or not all(p.isidentifier() for p in parts):
                 continue
