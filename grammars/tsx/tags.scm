@@ -81,7 +81,7 @@
 ; ---------------------------------------------------------------- interfaces, types, enums, namespaces
 (interface_declaration
   name: (type_identifier) @name
-  body: (interface_body) @body) @definition.interface
+  body: (interface_body) @body @owns) @definition.interface
 
 (interface_body
   (property_signature
@@ -94,9 +94,13 @@
 
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 
+; Generic type parameters bind in the declaration that introduces them (a function's scope,
+; a class's, or the interface / type alias scope below).
+(type_parameter name: (type_identifier) @name) @definition.type_parameter
+
 (enum_declaration
   name: (identifier) @name
-  body: (enum_body) @body) @definition.enum
+  body: (enum_body) @body @owns) @definition.enum
 
 (enum_body name: (property_identifier) @name @definition.property)
 (enum_assignment name: (property_identifier) @name) @definition.property
@@ -211,6 +215,8 @@
 ; interface and enum members bind in the body: the declaration's own name must stay outside
 ; (extract.py keeps only function and class names out of their own scope)
 (interface_body) @scope.class
+(interface_declaration) @scope.block
+(type_alias_declaration) @scope.block
 (enum_body) @scope.class
 (statement_block) @scope.block
 ; A declarator (or class field) whose value is a function or class is a scope of its own,

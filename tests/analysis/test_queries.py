@@ -48,9 +48,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 LANGUAGES = ("python", "typescript", "tsx", "javascript")
 _CARET = re.compile(rb"^\s*(?:#|//)\s*\^\s*(\S.*?)\s*$")
 # capture names of grammars/README.md; `_x` captures only feed predicates
-_KINDS = "function class variable constant parameter attribute interface type enum property method module"
+_KINDS = "function class variable constant parameter attribute interface type type_parameter enum property method module"
 _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
-    "name", "params", "returns", "body", "receiver", "bases", "bases.owner",
+    "name", "params", "returns", "body", "owns", "receiver", "bases", "bases.owner",
     "scope.function", "scope.class", "scope.block", "global", "nonlocal",
     "import", "import.from", "import.module", "import.name", "import.alias", "import.star",
     "import.default", "import.namespace",

@@ -69,6 +69,19 @@ FILES = {
         "}\n"
         "export default function unit(): Square { return new Square(1); }\n"
     ),
+    "web/src/lib/generic.ts": (
+        "export interface Shape2 { area(): number; name: string }\n"
+        "export function pick<T>(items: T[], f: (t: T) => boolean): T { return items[0]; }\n"
+        "export class Box<V> {\n"
+        "  value: V;\n"
+        "  constructor(v: V) { this.value = v; }\n"
+        "  get(): V { return this.value; }\n"
+        "}\n"
+        "export function over(a: string): string;\n"
+        "export function over(a: number): number;\n"
+        "export function over(a: any): any { return a; }\n"
+        "function use(s: Shape2) { s.area(); return over(1); }\n"
+    ),
     "web/src/lib/index.ts": 'export { Square as Box } from "./shapes";\nexport * from "./shapes";\nexport * as geo from "./shapes";\n',
     "web/src/app.ts": (
         'import unit, { Square } from "./lib/shapes";\n'
@@ -115,6 +128,12 @@ CASES = [
     ("web/src/app.ts", "= unit()", 2, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/app.ts", "new Sq", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "geo.unit", 4, 0, "web/src/lib/shapes.ts", "function unit", 9),
+    ("web/src/lib/generic.ts", "items: T[]", 7, 0, "web/src/lib/generic.ts", "pick<T>", 5),
+    ("web/src/lib/generic.ts", "get(): V", 7, 0, "web/src/lib/generic.ts", "Box<V>", 4),
+    ("web/src/lib/generic.ts", "this.value = v", 5, 0, "web/src/lib/generic.ts", "value: V", 0),
+    ("web/src/lib/generic.ts", "this.value;", 5, 0, "web/src/lib/generic.ts", "value: V", 0),
+    ("web/src/lib/generic.ts", "s.area()", 2, 0, "web/src/lib/generic.ts", "area(): number", 0),
+    ("web/src/lib/generic.ts", "over(1)", 0, 0, "web/src/lib/generic.ts", "over(a: string)", 0),
     ("web/src/lib/shapes.ts", "this.area()", 5, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
     ("web/src/lib/shapes.ts", "new Square(this", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
 ]

@@ -59,9 +59,11 @@ def key_locations(ix: WorkspaceIndex, key: Key, near: tuple[str, int] | None = N
         syms = ix.bindings(key.path).get((key.scope, key.name), [])
     if not syms:
         return []
-    chosen = syms[0]
-    if near is not None and near[0] == key.path:
-        for i in syms:  # the nearest binding before the use, in the same file
+    declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
+    chosen = (declared or syms)[0]  # a class member's declaration beats `self.x = …`;
+    local = fi.scopes[key.scope].kind not in ("module", "class")  # overloads: the first
+    if near is not None and near[0] == key.path and local:
+        for i in syms:  # a local variable: the nearest binding before the use
             if fi.symbols[i].sel_start <= near[1]:
                 chosen = i
     return [_sym_loc(ix, key.path, chosen)]
@@ -139,7 +141,7 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
     if occ < 0:
         return Resolution([], "none")
     if key is None:
-        return references_by_name(ix, name, path, 500)
+        return _unresolved_references(ix, path, occ, name)
     decl_sites: set[tuple[str, int]] = set()
     if key.scope >= 0:
         fi = ix.files[key.path]
@@ -155,6 +157,21 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
         locs.append(_loc(ix, p, start, start + len(n.encode("utf-8")), n))
     locs.sort(key=lambda loc: (loc.path, loc.start))
     return Resolution(locs, "resolved", name)
+
+
+def _unresolved_references(ix: WorkspaceIndex, path: str, occ: int, name: str) -> Resolution:
+    """References of a use that does not resolve: the uses of the same name in the same
+    file that do not resolve either, members with members and plain names with plain names.
+    Every occurrence of the name in the workspace would be mostly noise."""
+    table = ix.ensure_occurrences(path)
+    member = table.recv[occ] != PLAIN
+    memo: dict[Any, Key | None] = {}
+    locs = []
+    for o in ix.occurrences_of(path, name):
+        if (table.recv[o] != PLAIN) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
+            start = table.start[o]
+            locs.append(_loc(ix, path, start, start + len(name.encode("utf-8")), name))
+    return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")
 
 
 def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:

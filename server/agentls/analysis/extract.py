@@ -31,7 +31,8 @@ _WS = re.compile(rb"\s+")
 _CALL = re.compile(rb"^([^()]+?)\((?:[^()]|\([^()]*\))*\)$", re.S)  # `Foo(args)` -> `Foo()`
 _SPACES = re.compile(r"\s+")
 
-_SCOPED_KINDS = {"function": "function", "class": "class"}
+#: Definitions whose node is also a scope: their name binds outside it.
+_SCOPED_KINDS = {"function": "function", "class": "class", "interface": "interface", "type": "type"}
 
 
 def _text(data: bytes, node: Any) -> str:
@@ -278,6 +279,8 @@ def build(
         )
         if scoped:
             owner_of_scope[(start, end)] = len(symbols)
+        for owned in caps.get("owns", ()):  # a body scope that belongs to this definition
+            owner_of_scope[(owned.start_byte, owned.end_byte)] = len(symbols)
         symbols.append(sym)
 
     for scope_ in scopes:

@@ -60,7 +60,7 @@ class Resolver:
         while s >= 0:
             scope = fi.scopes[s]
             visible = scope.kind != CLASS or (first and spec is not None and spec.class_body_sees_members)
-            if visible and (s, name) in table:
+            if (s, name) in table and (visible or self._type_parameter(fi, table[(s, name)])):
                 return self._follow(path, s, name, offset, depth)
             s = scope.parent
             first = False
@@ -72,6 +72,11 @@ class Resolver:
                     if key is not None:
                         return key
         return None
+
+    @staticmethod
+    def _type_parameter(fi: FileIndex, syms: list[int]) -> bool:
+        """A class's generic parameters are seen from inside it, unlike its members."""
+        return any(fi.symbols[i].kind == "type_parameter" for i in syms)
 
     def _follow(self, path: str, scope: int, name: str, offset: int, depth: int) -> Key | None:
         fi = self.ix.files[path]
