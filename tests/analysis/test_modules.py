@@ -95,3 +95,23 @@ def test_es_resolution(rel: str, spec: str, target: str | None) -> None:
 
 def test_jsonc_keeps_comment_markers_inside_strings() -> None:
     assert load_jsonc('{"a": "http://x//y", /* c */ "b": [1,],}') == {"a": "http://x//y", "b": [1]}
+
+
+def test_graph_follows_grimp_conventions(tmp_path) -> None:
+    from agentls.analysis.index import WorkspaceIndex
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "import pkg.missing.deep\nfrom pkg.gone import x\nfrom . import b\nfrom pkg.a import y\n",
+        "pkg/b.py": "import pkg.migrations\n",
+        "pkg/migrations/__init__.py": "",
+        "pkg/migrations/0001_initial.py": "from pkg import b\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ix = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    ix.build()
+    graph = ix.import_graph()
+    assert graph["pkg.a"] == {"pkg", "pkg.b", "pkg.a"}  # nearest ancestor; `from missing` dropped; self-edge kept
+    assert graph["pkg.migrations.0001_initial"] == {"pkg.b"}  # not an identifier, still a module

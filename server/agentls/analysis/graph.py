@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.modules import PythonModules
 
 
 @dataclass
@@ -48,6 +49,19 @@ class DependencyGraph:
         return "\n".join(lines)
 
 
+def _existing(mods: PythonModules, name: str, ancestors: bool) -> str | None:
+    """`name` if it is a workspace module; for `import a.b.c` of a missing `c`, the
+    nearest existing ancestor (as grimp records it)."""
+    while name:
+        f = mods.file_of(name)
+        if f and mods.name_of.get(f) == name:
+            return name
+        if not ancestors or "." not in name:
+            return None
+        name = name.rpartition(".")[0]
+    return None
+
+
 def build_graph(ix: WorkspaceIndex, path: str | None, language: str | None = None) -> DependencyGraph:
     """The graph of the whole workspace, or of the files under `path` (a file or folder)."""
     edges: set[tuple[str, str]] = set()
@@ -74,10 +88,7 @@ def build_graph(ix: WorkspaceIndex, path: str | None, language: str | None = Non
                     if mods.file_of(sub) and mods.name_of.get(mods.file_of(sub) or "") == sub:
                         target = sub
                 if target is None:
-                    f = mods.file_of(absolute)
-                    target = mods.name_of.get(f) if f else None
-                    if target != absolute:
-                        target = absolute if f else None
+                    target = _existing(mods, absolute, ancestors=imp.name is None and not imp.star)
                 if target:  # self-imports count, as in grimp
                     edges.add((src, target))
         else:

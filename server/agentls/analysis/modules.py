@@ -18,6 +18,12 @@ PY_SUFFIXES = (".py", ".pyi")
 ES_PROBE = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 
+def _module_part(part: str) -> bool:
+    """A file or folder name that can be a module name's part. Like grimp, names that are
+    not identifiers (django's `0001_initial`) still name modules; dotted ones cannot."""
+    return bool(part) and "." not in part and " " not in part and "-" not in part
+
+
 def _is_init(rel: str) -> bool:
     base = posixpath.basename(rel)
     return base in ("__init__.py", "__init__.pyi")
@@ -47,7 +53,7 @@ class PythonModules:
             if not d and "" in package_dirs and root_name.isidentifier():
                 parts.insert(0, root_name)  # the workspace folder is a package itself
             self.roots.add(d)
-            if not parts or not all(p.isidentifier() for p in parts):
+            if not parts or not all(_module_part(p) for p in parts):
                 continue
             name = ".".join(parts)
             self.name_of[rel] = name
@@ -55,7 +61,7 @@ class PythonModules:
             while d:  # namespace packages: also reachable from every folder above
                 parts.insert(0, posixpath.basename(d))
                 d = posixpath.dirname(d)
-                if all(p.isidentifier() for p in parts):
+                if all(_module_part(p) for p in parts):
                     secondary.append((".".join(parts), rel))
         for name, rel in secondary:
             self.by_name.setdefault(name, rel)
