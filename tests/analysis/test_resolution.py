@@ -216,3 +216,31 @@ def test_incremental_edit_updates_answers(index: WorkspaceIndex) -> None:
     ws.close(rel)
     index.close_file(rel)
     assert index.definition(rel, 7, 12).how == "none"
+
+
+def test_occurrence_tables_fill_lazily_or_all_at_once(tmp_path: Path) -> None:
+    for rel, text in FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    lazy = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    lazy.build()
+    assert not any(fi.has_occurrences for fi in lazy.files.values())
+    line, char = _pos(tmp_path, "src/pkg/util.py", "def helper", 4)
+    by_lazy = lazy.references("src/pkg/util.py", line, char).locations
+    eager = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=2)
+    eager.build()
+    assert eager.fill_occurrences() == len(eager.files)
+    assert all(fi.has_occurrences for fi in eager.files.values())
+    assert eager.references("src/pkg/util.py", line, char).locations == by_lazy
+    warm = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=1)
+    assert warm.build()["cached"] == len(FILES) - 1  # tsconfig.json is not an analysed file
+    assert all(fi.has_occurrences for fi in warm.files.values())  # the cache kept them
+
+
+def test_a_file_changed_on_disk_is_reindexed_before_its_occurrences_are_read(index: WorkspaceIndex) -> None:
+    path = index.root / "late.py"
+    path.write_text("def late():\n    return 1\n")
+    index.update_file("late.py")
+    path.write_text("# moved down\n\ndef late():\n    return late()\n")  # no update_file: disk only
+    res = index.definition("late.py", 3, 12)
+    assert res.how == "resolved" and res.locations[0].start == (2, 4)

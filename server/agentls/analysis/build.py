@@ -17,15 +17,16 @@ from agentls.analysis.model import FileIndex
 from agentls.workspace.documents import MAX_FILE_BYTES
 
 _root = ""
+_occurrences = False
 
 
-def _init(root: str) -> None:
-    global _root
-    _root = root
+def _init(root: str, occurrences: bool) -> None:
+    global _root, _occurrences
+    _root, _occurrences = root, occurrences
     gc.disable()  # workers make many short-lived objects and no long-lived cycles
 
 
-def index_one(root: str, rel: str) -> FileIndex | None:
+def index_one(root: str, rel: str, occurrences: bool = False) -> FileIndex | None:
     full = os.path.join(root, rel)
     try:
         st = os.stat(full)
@@ -37,14 +38,14 @@ def index_one(root: str, rel: str) -> FileIndex | None:
         return None
     if b"\x00" in data[:8192]:
         return None  # binary
-    result = parse_file(rel, data, st.st_mtime_ns)
+    result = parse_file(rel, data, st.st_mtime_ns, occurrences=occurrences)
     return result[0] if result else None
 
 
 def _work(chunk: list[str]) -> list[FileIndex]:
     out = []
     for rel in chunk:
-        fi = index_one(_root, rel)
+        fi = index_one(_root, rel, _occurrences)
         if fi is not None:
             out.append(fi)
     return out
@@ -60,8 +61,10 @@ def index_files(
     paths: list[str],
     jobs: int,
     progress: Callable[[int, int], None] | None = None,
+    occurrences: bool = False,
 ) -> Iterator[FileIndex]:
-    """Yield the FileIndex of each path that parses (order not kept)."""
+    """Yield the FileIndex of each path that parses (order not kept); with
+    `occurrences`, their occurrence tables filled too."""
     total = len(paths)
     done = 0
     if jobs <= 1 or total < 64:
@@ -69,7 +72,7 @@ def index_files(
         gc.disable()
         try:
             for rel in paths:
-                fi = index_one(root, rel)
+                fi = index_one(root, rel, occurrences)
                 done += 1
                 if progress and (done % 50 == 0 or done == total):
                     progress(done, total)
@@ -89,7 +92,7 @@ def index_files(
     ordered = sorted(paths, key=lambda p: -sizes[p])
     chunk = max(4, min(64, total // (jobs * 16) or 4))
     ctx = mp.get_context("fork")
-    with ctx.Pool(jobs, initializer=_init, initargs=(root,)) as pool:
+    with ctx.Pool(jobs, initializer=_init, initargs=(root, occurrences)) as pool:
         for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
             done += chunk
             if progress:

@@ -126,6 +126,25 @@ class WorkspaceIndex:
             "seconds": round(time.perf_counter() - t0, 3),
         }
 
+    def fill_occurrences(self) -> int:
+        """Fill every missing occurrence table on all cores (the server does this in the
+        background after the first build, so reference searches never parse). Returns how
+        many files were filled; entries that changed meanwhile are left to the lazy path."""
+        with self._lock:
+            todo = [p for p, fi in self.files.items() if not fi.has_occurrences and fi.mtime_ns >= 0]
+        filled = 0
+        for fresh in index_files(str(self.root), todo, self.jobs, None, occurrences=True):
+            with self._lock:
+                cur = self.files.get(fresh.path)
+                if cur is not None and not cur.has_occurrences and (cur.size, cur.mtime_ns) == (fresh.size, fresh.mtime_ns):
+                    self.files[fresh.path] = fresh
+                    self._invalidate(fresh.path, False)
+                    filled += 1
+        if filled and self.cache_dir:
+            self.save_cache()
+        gc.freeze()
+        return filled
+
     def save_cache(self) -> None:
         if self.cache_dir:
             with self._lock:

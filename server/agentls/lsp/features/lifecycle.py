@@ -79,6 +79,11 @@ async def _index(ls: AgentLanguageServer, project: Project) -> None:
     if token:
         ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
     ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=f"agentls: indexed {project.root}: {message}"))
+    try:  # then the occurrence tables, off the request path, so no reference search parses
+        filled = await asyncio.to_thread(project.index.fill_occurrences)
+        log.info("occurrence tables filled for %d files", filled)
+    except Exception:
+        log.exception("filling occurrence tables failed; they will be filled on demand")
 
 
 async def _pull_configuration(ls: AgentLanguageServer) -> None:
