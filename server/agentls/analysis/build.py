@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import os
+import threading
 from collections.abc import Callable, Iterator
 
 from agentls.analysis.grammar import parse_file
@@ -91,7 +92,14 @@ def index_files(
             sizes[rel] = 0
     ordered = sorted(paths, key=lambda p: -sizes[p])
     chunk = max(4, min(64, total // (jobs * 16) or 4))
-    ctx = mp.get_context("fork")
+    # fork is fast but unsafe once other threads exist (a lock held by another thread at
+    # fork time is held forever in the child): the language server builds from a worker
+    # thread, so there the pool comes from a clean fork server instead.
+    if threading.active_count() > 1:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["agentls.analysis.build"])
+    else:
+        ctx = mp.get_context("fork")
     with ctx.Pool(jobs, initializer=_init, initargs=(root, occurrences)) as pool:
         for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
             done += chunk
