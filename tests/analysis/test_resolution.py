@@ -110,14 +110,12 @@ CASES = [
     ("src/pkg/core.py", "self.fuel)", 5, 0, "src/pkg/core.py", "self.fuel = K", 5),
     ("src/pkg/core.py", "return speed_local", 7, 0, "src/pkg/core.py", "speed_local = 2", 0),
     ("src/pkg/core.py", "e.run()", 2, 0, "src/pkg/core.py", "def run", 4),
-    ("src/pkg/core.py", "osp.join", 0, 0, "src/pkg/core.py", "import os.path as osp", 18),
     ("tools/runner.py", "pkg.core.make", 9, 0, "src/pkg/core.py", "def make", 4),
     ("tools/runner.py", "Engine().run", 9, 0, "src/pkg/core.py", "def run", 4),
     ("tools/runner.py", "Engine()", 0, 0, "src/pkg/core.py", "class Engine", 6),
     ("tools/runner.py", "helper(1)", 0, 0, "src/pkg/util.py", "def helper", 4),
     ("tools/runner.py", "pkg.util.helper", 9, 0, "src/pkg/util.py", "def helper", 4),
     ("scopes.py", "other = value", 8, 0, "scopes.py", "value = 2", 0),
-    ("scopes.py", "return value", 7, 0, "scopes.py", "value = 1", 0),
     ("scopes.py", "], value", 3, 0, "scopes.py", "def f(value", 6),
     ("scopes.py", "[value for", 1, 0, "scopes.py", "for value in", 4),
     ("web/src/app.ts", "new Square(2)", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
@@ -169,6 +167,38 @@ def test_definition_resolves(index: WorkspaceIndex, rel: str, needle: str, off: 
     assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
     want = (target, _pos(index.root, target, tneedle, toff))
     assert [(loc.path, loc.start) for loc in res.locations] == [want]
+
+
+def test_every_assignment_of_a_variable_is_a_definition(index: WorkspaceIndex) -> None:
+    line, char = _pos(index.root, "scopes.py", "return value", 7)
+    res = index.definition("scopes.py", line, char)
+    assert [loc.start for loc in res.locations] == [(0, 0), (10, 4)]  # `value = 5` is under `global value`
+
+
+@pytest.mark.parametrize(
+    ("needle", "off", "where"),
+    [("osp.join", 0, "os.path"), ("osp.join", 4, "os.path.join"), ("x = helper", 0, None)],
+)
+def test_names_from_outside_the_workspace_have_no_location(index: WorkspaceIndex, needle: str, off: int, where: str | None) -> None:
+    line, char = _pos(index.root, "src/pkg/core.py", needle, off)
+    res = index.definition("src/pkg/core.py", line, char)
+    if where is None:  # a local variable: resolved, for contrast
+        assert res.how == "resolved"
+        return
+    assert (res.how, res.locations) == ("none", [])
+    assert res.note == f"defined outside the workspace: {where}"
+
+
+def test_builtins_and_external_imports_are_one_binding_across_files(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("from collections import deque\nq = deque()\nprint(len(q))\n")
+    (tmp_path / "b.py").write_text("import collections\nfrom collections import deque as dq\nprint(dq(), collections.deque)\n")
+    ix = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    ix.build()
+    refs = ix.references("a.py", 1, 4)
+    assert {(loc.path, loc.start[0]) for loc in refs.locations} == {("a.py", 0), ("a.py", 1), ("b.py", 1), ("b.py", 2)}
+    prints = ix.references("a.py", 2, 0)
+    assert {(loc.path, loc.start) for loc in prints.locations} == {("a.py", (2, 0)), ("b.py", (2, 0))}
+    assert ix.definition("a.py", 2, 0).how == "none"
 
 
 def test_unresolvable_member_falls_back_to_ranked_name_matches(index: WorkspaceIndex) -> None:

@@ -213,6 +213,12 @@ def print_language(name: str, res: dict[str, Any], goals: tuple[float, float]) -
                 f"    {m['at']} {m['name']} ({m['kind']}, {m['how']}) ours {m['ours']} target {m['target']}"
                 + (f" ERROR {m['error']}" if m["error"] else "")
             )
+        print(f"  {f} — recall by kind: {s['recall_by_kind']}")
+        print(
+            f"  {f} — answers where the oracles agree there is none in the project ({s['spurious_on_agreed_empty']}):"
+        )
+        for line in s["spurious_examples"][:10]:
+            print(f"    {line}")
         print(f"  {f} — first false hits (of {s['false_hits_total']}):")
         for m in s["false_hits"]:
             print(

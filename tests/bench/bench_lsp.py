@@ -12,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 
 class LspError(RuntimeError):
@@ -35,7 +36,9 @@ class LspClient:
             stdout=subprocess.PIPE,
             stderr=self._stderr,
             env=env,
+            start_new_session=True,
         )
+        self.leaked: list[int] = []
         self._next = 0
         self._lock = threading.Lock()
         self._pending: dict[int, tuple[threading.Event, list[dict[str, Any]]]] = {}
@@ -52,7 +55,7 @@ class LspClient:
             self.proc.stdin.flush()
 
     @staticmethod
-    def _read_message(stream: BinaryIO) -> dict[str, Any] | None:
+    def _read_message(stream: IO[bytes]) -> dict[str, Any] | None:
         length = None
         while True:
             line = stream.readline()
@@ -156,9 +159,9 @@ class LspClient:
     def close_document(self, uri: str) -> None:
         self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
-    def descendants(self) -> list[int]:
-        """PIDs of the server's child processes (workers), read from /proc."""
-        children: dict[int, list[int]] = {}
+    def group(self) -> list[int]:
+        """PIDs in the server's process group (the server and every worker it forked)."""
+        out = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
@@ -166,18 +169,13 @@ class LspClient:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry.name))
-        out, todo = [], [self.proc.pid]
-        while todo:
-            for child in children.get(todo.pop(), []):
-                out.append(child)
-                todo.append(child)
+            if int(stat.rsplit(")", 1)[1].split()[2]) == self.proc.pid:
+                out.append(int(entry.name))
         return out
 
     def close(self) -> None:
-        """shutdown + exit; then kill the server and any worker it left behind (by PID)."""
-        workers = self.descendants() if self.proc.poll() is None else []
+        """shutdown + exit; then kill whatever is left of the server's process group (its
+        PID is the group id: the server was started in a session of its own)."""
         try:
             self.request("shutdown", None, timeout=10)
             self.notify("exit", None)
@@ -187,13 +185,10 @@ class LspClient:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        self.leaked = []
-        for pid in workers:
-            try:
-                os.kill(pid, 9)
-                self.leaked.append(pid)
-            except ProcessLookupError:
-                pass
+        self.leaked = self.group()
+        if self.leaked:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
         self._stderr.close()
 
 

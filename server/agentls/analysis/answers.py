@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentls.analysis.extract import detail_of, doc_of
 from agentls.analysis.model import CLASS, PLAIN, HoverInfo, Location, Resolution, SymbolNode
-from agentls.analysis.resolve import Key
+from agentls.analysis.resolve import BUILTINS, Key
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -50,7 +50,16 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
     return ix.resolver.resolve_occurrence(path, occ), table.text(occ), occ
 
 
-def key_locations(ix: WorkspaceIndex, key: Key, near: tuple[str, int] | None = None) -> list[Location]:
+VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
+
+
+def key_locations(ix: WorkspaceIndex, key: Key) -> list[Location]:
+    """Where a binding is declared. A variable assigned in several places answers with
+    every assignment (as pyright and jedi do); a function or class with its first
+    declaration (overload signatures come first); a member declared in the class body
+    wins over `self.x = …` assignments."""
+    if key.external:
+        return []
     if key.scope == -1:
         return [Location(key.path, (0, 0), (0, 0), posixpath.basename(key.path), "module")]
     fi = ix.files[key.path]
@@ -59,14 +68,14 @@ def key_locations(ix: WorkspaceIndex, key: Key, near: tuple[str, int] | None = N
         syms = ix.bindings(key.path).get((key.scope, key.name), [])
     if not syms:
         return []
-    declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
-    chosen = (declared or syms)[0]  # a class member's declaration beats `self.x = …`;
-    local = fi.scopes[key.scope].kind not in ("module", "class")  # overloads: the first
-    if near is not None and near[0] == key.path and local:
-        for i in syms:  # a local variable: the nearest binding before the use
-            if fi.symbols[i].sel_start <= near[1]:
-                chosen = i
-    return [_sym_loc(ix, key.path, chosen)]
+    kinds = {fi.symbols[i].kind for i in syms}
+    if kinds <= VARIABLE_KINDS:
+        declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
+        if not declared or fi.language == "python":
+            return [_sym_loc(ix, key.path, i) for i in syms]
+        return [_sym_loc(ix, key.path, i) for i in declared]
+    first = min(syms, key=lambda i: (fi.symbols[i].kind in VARIABLE_KINDS or fi.symbols[i].kind == "parameter", fi.symbols[i].sel_start))
+    return [_sym_loc(ix, key.path, first)]
 
 
 def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
@@ -103,9 +112,11 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Resolution([], "none")
+    if key is not None and key.external:
+        where = key.path if key.path == BUILTINS else ".".join(p for p in (key.path, key.name) if p)
+        return Resolution([], "none", name, f"defined outside the workspace: {where}")
     if key is not None:
-        offset = ix.ensure_occurrences(path).start[occ]
-        locs = key_locations(ix, key, (path, offset))
+        locs = key_locations(ix, key)
         if locs:
             return Resolution(locs, "resolved", name)
     member = ix.ensure_occurrences(path).recv[occ] != PLAIN
@@ -113,12 +124,23 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 
+def _class_members(ix: WorkspaceIndex, name: str) -> int:
+    return sum(1 for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS)
+
+
+def _unique_member(ix: WorkspaceIndex, name: str) -> Key | None:
+    """The one class member of that name in the workspace, if there is exactly one."""
+    found = [(p, i) for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS]
+    if len(found) != 1:
+        return None
+    p, i = found[0]
+    return Key(p, ix.files[p].symbols[i].scope, name)
+
+
 def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str, int]]:
     """(path, occurrence) of every use of `key`, aliases included."""
     out: list[tuple[str, int]] = []
-    unique_member = key.scope >= 0 and ix.files[key.path].scopes[key.scope].kind == CLASS and sum(
-        1 for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS
-    ) == 1
+    unique_member = key.scope >= 0 and ix.files[key.path].scopes[key.scope].kind == CLASS and _class_members(ix, name) == 1
     for path in list(ix.files):
         if name not in ix.words(path):
             continue
@@ -140,6 +162,8 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Resolution([], "none")
+    if key is None and ix.ensure_occurrences(path).recv[occ] != PLAIN:
+        key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return _unresolved_references(ix, path, occ, name)
     decl_sites: set[tuple[str, int]] = set()
@@ -148,7 +172,7 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
         for i in ix.bindings(key.path).get((key.scope, key.name), []):
             decl_sites.add((key.path, fi.symbols[i].sel_start))
     locs: list[Location] = []
-    for p, o in _reference_sites(ix, key, key.name if key.scope >= 0 else name):
+    for p, o in _reference_sites(ix, key, key.name or name):
         table = ix.ensure_occurrences(p)
         start = table.start[o]
         if not include_declaration and (p, start) in decl_sites:

@@ -95,6 +95,7 @@ def index_files(
     # fork is fast but unsafe once other threads exist (a lock held by another thread at
     # fork time is held forever in the child): the language server builds from a worker
     # thread, so there the pool comes from a clean fork server instead.
+    ctx: mp.context.BaseContext
     if threading.active_count() > 1:
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["agentls.analysis.build"])

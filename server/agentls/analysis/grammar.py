@@ -50,7 +50,14 @@ class LanguageSpec:
     self_names: frozenset[str]
     hidden_prefix: str
     folder: Path
+    builtins: frozenset[str] = frozenset()
+    module_names: frozenset[str] = frozenset()
     options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+def _words(path: Path) -> frozenset[str]:
+    lines = (ln.split("#", 1)[0] for ln in path.read_text("utf-8").splitlines())
+    return frozenset(w for ln in lines for w in ln.split())
 
 
 @cache
@@ -68,6 +75,8 @@ def language_specs() -> dict[str, LanguageSpec]:
             self_names=frozenset(raw.get("self_names", ())),
             hidden_prefix=raw.get("hidden_prefix", ""),
             folder=meta.parent,
+            builtins=_words(meta.parent / raw["builtins"]) if raw.get("builtins") else frozenset(),
+            module_names=frozenset(raw.get("module_names", ())),
             options=raw,
         )
     return specs

@@ -20,12 +20,19 @@ if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
 MAX_DEPTH = 12
+#: Key.scope of a name defined outside the workspace: Key(module or "<builtins>", EXTERNAL, name)
+EXTERNAL = -2
+BUILTINS = "<builtins>"
 
 
 class Key(NamedTuple):
-    path: str
-    scope: int  # -1: the module itself
+    path: str  # a workspace file, or for EXTERNAL keys the dotted module ("<builtins>")
+    scope: int  # -1: the module itself; EXTERNAL: defined outside the workspace
     name: str
+
+    @property
+    def external(self) -> bool:
+        return self.scope == EXTERNAL
 
 
 class Value(NamedTuple):
@@ -71,6 +78,22 @@ class Resolver:
                     key = self.member_of_module(target, name, depth + 1, star=True)
                     if key is not None:
                         return key
+        if spec is not None:
+            if name in spec.module_names:
+                return Key(path, -1, "")
+            if name in spec.builtins:
+                return Key(BUILTINS, EXTERNAL, name)
+        return None
+
+    def local_binding(self, path: str, name: str, offset: int) -> Key | None:
+        """The binding a bare name refers to in its own file, imports not followed."""
+        fi = self.ix.files[path]
+        table = self.ix.bindings(path)
+        s = self.innermost_scope(fi, offset)
+        while s >= 0:
+            if (s, name) in table:
+                return Key(path, s, name)
+            s = fi.scopes[s].parent
         return None
 
     @staticmethod
@@ -106,16 +129,18 @@ class Resolver:
                 if imp.alias and imp.alias == absolute.split(".")[0]:
                     wanted = absolute.split(".")[0]
                 target = mods.file_of(wanted)
-                return Key(target, -1, "") if target else None
+                return Key(target, -1, "") if target else Key(wanted, EXTERNAL, "")
             base = mods.file_of(absolute)
             sub = mods.file_of(f"{absolute}.{imp.name}" if absolute else imp.name)
+            if base is None and sub is None and absolute and not imp.module.startswith("."):
+                return Key(absolute, EXTERNAL, imp.name)  # e.g. `from collections import deque`
             if base is None or base == path:  # `from . import util` inside the package
                 return Key(sub, -1, "") if sub else None
             key = self.member_of_module(base, imp.name, depth + 1)
             return key if key is not None or not sub else Key(sub, -1, "")
         target = self._module_file(path, imp.module)
-        if target is None:
-            return None
+        if target is None:  # a package (`react`), not a broken relative path
+            return None if imp.module.startswith(".") else Key(imp.module, EXTERNAL, imp.name or "")
         if imp.name is None:
             return Key(target, -1, "")
         return self.member_of_module(target, imp.name, depth + 1)
@@ -186,6 +211,8 @@ class Resolver:
     def value_of(self, key: Key, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
+        if key.scope == EXTERNAL:
+            return Value("external", f"{key.path}.{key.name}" if key.name else key.path)
         if key.scope == -1:
             return Value("module", key.path)
         fi = self.ix.files.get(key.path)
@@ -233,6 +260,8 @@ class Resolver:
     @staticmethod
     def _called(value: Value | None) -> Value | None:
         """Calling a class makes an instance; other calls are not followed."""
+        if value is not None and value.kind == "external":
+            return Value("external", value.path + "()")
         return Value("instance", value.path, value.symbol) if value is not None and value.kind == "class" else None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
@@ -259,6 +288,8 @@ class Resolver:
     def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None:
         if depth > MAX_DEPTH:
             return None
+        if value.kind == "external":
+            return Key(value.path, EXTERNAL, name)
         if value.kind == "module":
             return self.member_of_module(value.path, name, depth + 1)
         fi = self.ix.files.get(value.path)
