@@ -18,3 +18,7 @@
 ((jsx_opening_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
 ((jsx_closing_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
 ((jsx_self_closing_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
+
+; Doc comments: `{@link Name}` and `@param name` inside them are uses too (language.json
+; doc_links / doc_params say how to find them).
+(comment) @comment

@@ -13,3 +13,7 @@
 (nested_identifier) @member
 (pair key: (property_identifier) @skip)
 (pair_pattern key: (property_identifier) @skip)
+
+; Doc comments: `{@link Name}` and `@param name` inside them are uses too (language.json
+; doc_links / doc_params say how to find them).
+(comment) @comment

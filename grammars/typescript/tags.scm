@@ -175,6 +175,10 @@
     property: [(property_identifier) (private_property_identifier)] @name)) @definition.attribute
 
 ; ---------------------------------------------------------------- parameters
+; A parameter property (`constructor(private x: X)`) also declares a member of the class.
+(required_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property @member.implicit
+(optional_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property @member.implicit
+(required_parameter "readonly" pattern: (identifier) @name) @definition.property @member.implicit
 (required_parameter pattern: (identifier) @name) @definition.parameter
 (optional_parameter pattern: (identifier) @name) @definition.parameter
 (required_parameter pattern: (rest_pattern (identifier) @name)) @definition.parameter

@@ -50,13 +50,13 @@ _CARET = re.compile(rb"^\s*(?:#|//)\s*\^\s*(\S.*?)\s*$")
 # capture names of grammars/README.md; `_x` captures only feed predicates
 _KINDS = "function class variable constant parameter attribute interface type type_parameter enum property method module"
 _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
-    "name", "params", "returns", "body", "owns", "receiver", "bases", "bases.owner",
+    "name", "params", "returns", "body", "owns", "receiver", "member.implicit", "bases", "bases.owner",
     "scope.function", "scope.class", "scope.block", "global", "nonlocal",
     "import", "import.from", "import.module", "import.name", "import.alias", "import.star",
     "import.default", "import.namespace",
     "reexport", "reexport.from", "reexport.name", "reexport.alias", "reexport.star", "reexport.namespace",
     "export.name", "export.local", "exported", "hint.target", "hint.value", "doc", "doc.owner",
-    "reference", "member", "skip",
+    "reference", "member", "skip", "comment",
 }  # fmt: skip
 
 
@@ -131,6 +131,9 @@ def _symbols_at(fi: FileIndex, offset: int) -> list[Symbol]:
 def _symbol_at(fi: FileIndex, offset: int, exp: Expectation) -> Symbol:
     found = _symbols_at(fi, offset)
     assert found, f"no symbol name covers {exp.id}"
+    if len(found) > 1 and len({s.name for s in found}) == 1:  # a TS parameter property is
+        wanted = exp.text.split()[0].removeprefix("definition.")  # a parameter and a member
+        found = ([s for s in found if s.kind == wanted] or [s for s in found if s.kind == "parameter"])[:1]
     assert len(found) == 1, f"several symbols at {exp.id}: {[(s.name, s.kind) for s in found]}"
     return found[0]
 

@@ -81,6 +81,18 @@ FILES = {
         "export function over(a: number): number;\n"
         "export function over(a: any): any { return a; }\n"
         "function use(s: Shape2) { s.area(); return over(1); }\n"
+        "class Holder { constructor(private readonly box: Box<number>, public label?: string) {}\n"
+        "  show(cfg?: Shape2) { this.box.get(); this.label; return cfg!.name; } }\n"
+    ),
+    "web/src/lib/doc.ts": (
+        'import { Square } from "./shapes";\n'
+        "/**\n"
+        " * Makes a square. See {@link Square} and {@link Square.area}.\n"
+        " * @param size The size.\n"
+        " */\n"
+        "export function make(size: number): Square {\n"
+        "  return new Square(size);\n"
+        "}\n"
     ),
     "web/src/lib/index.ts": 'export { Square as Box } from "./shapes";\nexport * from "./shapes";\nexport * as geo from "./shapes";\n',
     "web/src/app.ts": (
@@ -132,6 +144,13 @@ CASES = [
     ("web/src/lib/generic.ts", "this.value;", 5, 0, "web/src/lib/generic.ts", "value: V", 0),
     ("web/src/lib/generic.ts", "s.area()", 2, 0, "web/src/lib/generic.ts", "area(): number", 0),
     ("web/src/lib/generic.ts", "over(1)", 0, 0, "web/src/lib/generic.ts", "over(a: string)", 0),
+    ("web/src/lib/generic.ts", "this.box.get", 5, 0, "web/src/lib/generic.ts", "box: Box", 0),
+    ("web/src/lib/generic.ts", "box.get()", 4, 0, "web/src/lib/generic.ts", "get(): V", 0),
+    ("web/src/lib/generic.ts", "this.label", 5, 0, "web/src/lib/generic.ts", "label?: string", 0),
+    ("web/src/lib/generic.ts", "cfg!.name", 5, 0, "web/src/lib/generic.ts", "name: string", 0),
+    ("web/src/lib/doc.ts", "@link Square}", 6, 0, "web/src/lib/shapes.ts", "class Square", 6),
+    ("web/src/lib/doc.ts", "Square.area}", 7, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
+    ("web/src/lib/doc.ts", "@param size", 7, 0, "web/src/lib/doc.ts", "make(size", 5),
     ("web/src/lib/shapes.ts", "this.area()", 5, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
     ("web/src/lib/shapes.ts", "new Square(this", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
 ]

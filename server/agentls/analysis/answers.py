@@ -10,7 +10,7 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 
 from agentls.analysis.extract import detail_of, doc_of
-from agentls.analysis.model import CLASS, PLAIN, HoverInfo, Location, Resolution, SymbolNode
+from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, SymbolNode, is_member
 from agentls.analysis.resolve import BUILTINS, Key
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         locs = key_locations(ix, key)
         if locs:
             return Resolution(locs, "resolved", name)
-    member = ix.ensure_occurrences(path).recv[occ] != PLAIN
+    member = is_member(ix.ensure_occurrences(path).recv[occ])
     locs = _rank_fallback(ix, name, path, member, 5)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
@@ -153,7 +153,7 @@ def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str,
         for n in names:
             for occ in ix.occurrences_of(path, n):
                 got = ix.resolver.resolve_occurrence(path, occ, memo)
-                if got == key or (got is None and unique_member and n == name and table.recv[occ] != PLAIN):
+                if got == key or (got is None and unique_member and n == name and is_member(table.recv[occ])):
                     out.append((path, occ))
     return out
 
@@ -162,7 +162,7 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Resolution([], "none")
-    if key is None and ix.ensure_occurrences(path).recv[occ] != PLAIN:
+    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]):
         key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return _unresolved_references(ix, path, occ, name)
@@ -188,11 +188,11 @@ def _unresolved_references(ix: WorkspaceIndex, path: str, occ: int, name: str) -
     file that do not resolve either, members with members and plain names with plain names.
     Every occurrence of the name in the workspace would be mostly noise."""
     table = ix.ensure_occurrences(path)
-    member = table.recv[occ] != PLAIN
+    member = is_member(table.recv[occ])
     memo: dict[Any, Key | None] = {}
     locs = []
     for o in ix.occurrences_of(path, name):
-        if (table.recv[o] != PLAIN) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
+        if is_member(table.recv[o]) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
             start = table.start[o]
             locs.append(_loc(ix, path, start, start + len(name.encode("utf-8")), name))
     return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")

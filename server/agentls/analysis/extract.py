@@ -16,6 +16,7 @@ from typing import Any
 from agentls.analysis.model import (
     BLOCK,
     COMPLEX,
+    DOC_PARAM,
     MODULE,
     PLAIN,
     Export,
@@ -230,19 +231,20 @@ def build(
         redirect[(s, name)] = max(target, 0)
 
     symbols: list[Symbol] = []
-    seen: set[int] = set()
+    seen: set[tuple[int, bool]] = set()
     owner_of_scope: dict[tuple[int, int], int] = {}
     self_names = spec.self_names
     for kind, node, name_node, caps in defs:
         sel = name_node.start_byte
-        if sel in seen:
+        implicit = "member.implicit" in caps  # also a member of the enclosing class
+        if (sel, implicit) in seen:
             continue
         start, end = node.start_byte, node.end_byte
         scoped = kind in _SCOPED_KINDS
         scope = sc.innermost(sel, start, end) if scoped else sc.innermost(sel)
-        if kind == "attribute":
+        if kind == "attribute" or implicit:
             recv = caps.get("receiver")
-            if not recv or _text(data, recv[0]) not in self_names:
+            if not implicit and (not recv or _text(data, recv[0]) not in self_names):
                 continue
             fn = scope
             while fn > 0 and scopes[fn].kind not in ("function",):
@@ -253,7 +255,7 @@ def build(
             if fn <= 0 or cls <= 0 or scopes[cls].kind != "class":
                 continue
             scope = cls
-        seen.add(sel)
+        seen.add((sel, implicit))
         name = _text(data, name_node)
         if redirect:
             scope = redirect.get((scope, name), scope)
@@ -292,7 +294,7 @@ def build(
         sym.parent = scopes[s].owner if s > 0 else -1
 
     imports, exports = _imports(data, import_caps, export_caps, sc, symbols, seen)
-    names, occ_name, occ_start, occ_recv = occurrences(data, refs) if refs is not None else (None, None, None, None)
+    names, occ_name, occ_start, occ_recv = occurrences(data, refs, spec) if refs is not None else (None, None, None, None)
     return FileIndex(
         path=path,
         language=spec.name,
@@ -317,7 +319,7 @@ def _imports(
     export_caps: list[dict[str, list[Any]]],
     sc: _Scopes,
     symbols: list[Symbol],
-    seen: set[int],
+    seen: set[tuple[int, bool]],
 ) -> tuple[list[Import], list[Export]]:
     imports: list[Import] = []
     for caps in import_caps:
@@ -350,8 +352,8 @@ def _imports(
             imp.alias = _text(data, alias_node[0]) if alias_node else module.split(".")[0]
         if bind is not None and not reexport:
             sel = bind.start_byte
-            if sel not in seen and imp.alias:
-                seen.add(sel)
+            if (sel, False) not in seen and imp.alias:
+                seen.add((sel, False))
                 imp.symbol = len(symbols)
                 symbols.append(
                     Symbol(
@@ -375,7 +377,31 @@ def _imports(
     return imports, exports
 
 
-def occurrences(data: bytes, refs: dict[str, list[Any]]) -> tuple[list[str], array[int], array[int], array[int]]:
+def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, int], intern: Any) -> list[tuple[int, int]]:
+    """`{@link a.b}` and `@param x` in doc comments, as extra occurrences: a link's first
+    part is a plain name and the rest members; a parameter is marked DOC_PARAM."""
+    spans: list[tuple[int, int]] = []
+    for node in comments:
+        a, b = node.start_byte, node.end_byte
+        if b"@" not in data[a:b]:
+            continue
+        if spec.doc_links is not None:
+            for m in spec.doc_links.finditer(data, a, b):
+                pos = m.start(1)
+                parts = m.group(1).split(b".")
+                for k, part in enumerate(parts):
+                    if k:
+                        recv_of[pos] = intern(b".".join(parts[:k]))
+                    spans.append((pos, pos + len(part)))
+                    pos += len(part) + 1
+        if spec.doc_params is not None:
+            for m in spec.doc_params.finditer(data, a, b):
+                recv_of[m.start(1)] = DOC_PARAM
+                spans.append((m.start(1), m.end(1)))
+    return spans
+
+
+def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tuple[list[str], array[int], array[int], array[int]]:
     """The occurrence table of a file: distinct names and three parallel arrays."""
     names: list[str] = []
     ids: dict[bytes, int] = {}
@@ -396,6 +422,8 @@ def occurrences(data: bytes, refs: dict[str, list[Any]]) -> tuple[list[str], arr
         if m is None:
             continue
         recv = _WS.sub(b"", m.group(1))
+        if b"!" in recv:  # TS non-null assertions: `config!.value`, `a!.b!.c`
+            recv = recv.replace(b"!", b"")
         start = end - len(m.group(2))
         if recv.endswith(b")"):
             call = _CALL.match(recv)
@@ -411,7 +439,10 @@ def occurrences(data: bytes, refs: dict[str, list[Any]]) -> tuple[list[str], arr
     occ_recv: array[int] = array("i")
     get_recv = recv_of.get
     add_n, add_s, add_r = occ_name.append, occ_start.append, occ_recv.append
-    spans = sorted([(n.start_byte, n.end_byte) for n in refs.get("reference", ())])
+    spans = [(n.start_byte, n.end_byte) for n in refs.get("reference", ())]
+    if spec is not None and refs.get("comment"):
+        spans += _doc_uses(data, refs["comment"], spec, recv_of, intern)
+    spans.sort()
     for start, end in spans:
         if start in skip:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import threading
 from array import array
 from dataclasses import dataclass, field
@@ -52,6 +53,8 @@ class LanguageSpec:
     folder: Path
     builtins: frozenset[str] = frozenset()
     module_names: frozenset[str] = frozenset()
+    doc_links: re.Pattern[bytes] | None = None
+    doc_params: re.Pattern[bytes] | None = None
     options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
@@ -77,6 +80,8 @@ def language_specs() -> dict[str, LanguageSpec]:
             folder=meta.parent,
             builtins=_words(meta.parent / raw["builtins"]) if raw.get("builtins") else frozenset(),
             module_names=frozenset(raw.get("module_names", ())),
+            doc_links=re.compile(raw["doc_links"].encode()) if raw.get("doc_links") else None,
+            doc_params=re.compile(raw["doc_params"].encode()) if raw.get("doc_params") else None,
             options=raw,
         )
     return specs
@@ -121,7 +126,7 @@ class Grammar:
         return extract.build(self.spec, path, data, matches, refs, errors, mtime_ns)
 
     def occurrences(self, data: bytes, tree: Tree) -> tuple[Any, ...]:
-        return extract.occurrences(data, QueryCursor(self.refs).captures(tree.root_node))
+        return extract.occurrences(data, QueryCursor(self.refs).captures(tree.root_node), self.spec)
 
     def syntax_errors(self, tree: Tree, data: bytes, limit: int = 20) -> list[tuple[int, int, str]]:
         out: list[tuple[int, int, str]] = []

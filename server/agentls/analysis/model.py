@@ -17,6 +17,12 @@ MODULE, CLASS, FUNCTION, BLOCK = "module", "class", "function", "block"
 # Receiver markers in FileIndex.occ_recv
 PLAIN = -1  # a bare name
 COMPLEX = -2  # a member whose receiver is not a dotted name (call, subscript, ...)
+DOC_PARAM = -3  # `@param name` in a doc comment: a parameter of the next definition
+
+
+def is_member(recv: int) -> bool:
+    """Whether an occurrence's receiver marker says `something.name`."""
+    return recv >= 0 or recv == COMPLEX
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agentls.analysis.model import CLASS, COMPLEX, PLAIN, FileIndex, Occurrences, Symbol
+from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -353,6 +353,13 @@ class Resolver:
                 return key
             return self.lookup(path, name, start)
         if recv == COMPLEX:
+            return None
+        if recv == DOC_PARAM:  # the parameter of the function the comment documents
+            starts = self.ix.scope_starts(path)
+            i = bisect_right(starts, start)
+            for scope in (i, i + 1):  # `const f = (x) => …` opens a block, then the function
+                if scope < len(starts) and (scope, name) in self.ix.bindings(path):
+                    return Key(path, scope, name)
             return None
         value = self.eval_dotted(path, table.names[recv], start)
         return self.member(value, name) if value is not None else None
