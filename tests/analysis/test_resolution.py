@@ -81,6 +81,10 @@ FILES = {
         "export function over(a: number): number;\n"
         "export function over(a: any): any { return a; }\n"
         "function use(s: Shape2) { s.area(); return over(1); }\n"
+        "export function two(a: number): number;\n"
+        "export function two(a: number, b: number): number;\n"
+        "export function two(a: number, b?: number): number { return a; }\n"
+        "two(1, 2);\n"
         "class Holder { constructor(private readonly box: Box<number>, public label?: string) {}\n"
         "  show(cfg?: Shape2) { this.box.get(); this.label; return cfg!.name; } }\n"
     ),
@@ -144,6 +148,7 @@ CASES = [
     ("web/src/lib/generic.ts", "this.value;", 5, 0, "web/src/lib/generic.ts", "value: V", 0),
     ("web/src/lib/generic.ts", "s.area()", 2, 0, "web/src/lib/generic.ts", "area(): number", 0),
     ("web/src/lib/generic.ts", "over(1)", 0, 0, "web/src/lib/generic.ts", "over(a: string)", 0),
+    ("web/src/lib/generic.ts", "two(1, 2)", 0, 0, "web/src/lib/generic.ts", "two(a: number, b: number)", 0),
     ("web/src/lib/generic.ts", "this.box.get", 5, 0, "web/src/lib/generic.ts", "box: Box", 0),
     ("web/src/lib/generic.ts", "box.get()", 4, 0, "web/src/lib/generic.ts", "get(): V", 0),
     ("web/src/lib/generic.ts", "this.label", 5, 0, "web/src/lib/generic.ts", "label?: string", 0),

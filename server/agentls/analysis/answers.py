@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING, Any
 
+from agentls.analysis import overloads
 from agentls.analysis.extract import detail_of, doc_of
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, SymbolNode, is_member
 from agentls.analysis.resolve import BUILTINS, Key
@@ -53,7 +54,7 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
 VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
 
 
-def key_locations(ix: WorkspaceIndex, key: Key) -> list[Location]:
+def key_locations(ix: WorkspaceIndex, key: Key, call_args: int | None = None) -> list[Location]:
     """Where a binding is declared. A variable assigned in several places answers with
     every assignment (as pyright and jedi do); a function or class with its first
     declaration (overload signatures come first); a member declared in the class body
@@ -74,8 +75,16 @@ def key_locations(ix: WorkspaceIndex, key: Key) -> list[Location]:
         if not declared or fi.language == "python":
             return [_sym_loc(ix, key.path, i) for i in syms]
         return [_sym_loc(ix, key.path, i) for i in declared]
-    first = min(syms, key=lambda i: (fi.symbols[i].kind in VARIABLE_KINDS or fi.symbols[i].kind == "parameter", fi.symbols[i].sel_start))
-    return [_sym_loc(ix, key.path, first)]
+    ordered = sorted(syms, key=lambda i: (fi.symbols[i].kind in VARIABLE_KINDS or fi.symbols[i].kind == "parameter", fi.symbols[i].sel_start))
+    functions = [i for i in ordered if fi.symbols[i].kind in ("function", "method")]
+    if call_args is not None and len(functions) > 1:  # overloads: the first that fits the call
+        li = ix.line_index(key.path)
+        data = li.data if li else b""
+        texts = [data[fi.symbols[i].start : fi.symbols[i].end] for i in functions]
+        k = overloads.choose(texts, key.name.encode("utf-8"), call_args)
+        if k is not None:
+            return [_sym_loc(ix, key.path, functions[k])]
+    return [_sym_loc(ix, key.path, ordered[0])]
 
 
 def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
@@ -116,7 +125,10 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         where = key.path if key.path == BUILTINS else ".".join(p for p in (key.path, key.name) if p)
         return Resolution([], "none", name, f"defined outside the workspace: {where}")
     if key is not None:
-        locs = key_locations(ix, key)
+        table = ix.ensure_occurrences(path)
+        li = ix.line_index(path)
+        end = table.start[occ] + len(name.encode("utf-8"))
+        locs = key_locations(ix, key, overloads.call_arguments(li.data, end) if li else None)
         if locs:
             return Resolution(locs, "resolved", name)
     member = is_member(ix.ensure_occurrences(path).recv[occ])
