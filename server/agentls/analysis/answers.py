@@ -51,6 +51,9 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
     return ix.resolver.resolve_occurrence(path, occ), table.text(occ), occ
 
 
+#: Name-matched guesses offered when resolution fails: more helps recall, fewer precision
+#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets).
+FALLBACK_LIMIT = 3
 VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
 
 
@@ -132,7 +135,7 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         if locs:
             return Resolution(locs, "resolved", name)
     member = is_member(ix.ensure_occurrences(path).recv[occ])
-    locs = _rank_fallback(ix, name, path, member, 5)
+    locs = _rank_fallback(ix, name, path, member, FALLBACK_LIMIT)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 
