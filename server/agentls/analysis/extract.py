@@ -170,7 +170,10 @@ def build(
     refs: dict[str, list[Any]] | None,
     errors: list[tuple[int, int, str]],
     mtime_ns: int,
+    extra_scopes: list[tuple[int, int, str]] | None = None,
 ) -> FileIndex:
+    """A FileIndex from query results. `extra_scopes` adds scopes that hold the matched
+    region without being matched themselves (a re-extracted function's class, see splice.py)."""
     size = len(data)
     defs: list[tuple[str, Any, Any, dict[str, list[Any]]]] = []
     raw_scopes: list[tuple[int, int, str]] = []
@@ -216,7 +219,7 @@ def build(
             node = caps[role[0]][0]
             nonlocals.append((node.start_byte, role[0] + ":" + _text(data, node)))
 
-    sc = _Scopes(size, raw_scopes)
+    sc = _Scopes(size, raw_scopes + (extra_scopes or []))
     scopes = sc.scopes
     # `global x` binds x at module level; `nonlocal x` in the nearest enclosing function
     redirect: dict[tuple[int, str], int] = {}
@@ -294,6 +297,7 @@ def build(
         sym.parent = scopes[s].owner if s > 0 else -1
 
     imports, exports = _imports(data, import_caps, export_caps, sc, symbols, seen)
+    symbols, imports = canonical(scopes, symbols, imports)
     names, occ_name, occ_start, occ_recv = occurrences(data, refs, spec) if refs is not None else (None, None, None, None)
     return FileIndex(
         path=path,
@@ -311,6 +315,30 @@ def build(
         occ_recv=occ_recv,
         errors=errors,
     )
+
+
+def canonical(scopes: list[Scope], symbols: list[Symbol], imports: list[Import]) -> tuple[list[Symbol], list[Import]]:
+    """Symbols in source order (the order bindings are searched in) and imports too, with
+    every index between them (scope owner, parent, target, import symbol) kept right.
+    A full build and an incremental splice both end here, so they agree exactly."""
+    order = sorted(range(len(symbols)), key=lambda i: (symbols[i].sel_start, symbols[i].start, symbols[i].kind))
+    imp_order = sorted(range(len(imports)), key=lambda i: (imports[i].start, imports[i].symbol >= 0 and symbols[imports[i].symbol].sel_start, imports[i].module))
+    pos = {old: new for new, old in enumerate(order)}
+    ipos = {old: new for new, old in enumerate(imp_order)}
+    for sc_ in scopes:
+        if sc_.owner >= 0:
+            sc_.owner = pos[sc_.owner]
+    out = [symbols[i] for i in order]
+    for sym in out:
+        if sym.parent >= 0:
+            sym.parent = pos[sym.parent]
+        if sym.target >= 0:
+            sym.target = ipos[sym.target]
+    imps = [imports[i] for i in imp_order]
+    for imp in imps:
+        if imp.symbol >= 0:
+            imp.symbol = pos[imp.symbol]
+    return out, imps
 
 
 def _imports(

@@ -125,6 +125,28 @@ class Grammar:
         errors = self.syntax_errors(tree, data) if root.has_error else []
         return extract.build(self.spec, path, data, matches, refs, errors, mtime_ns)
 
+    def region(self, tree: Tree, start: int, end: int, occurrences: bool) -> tuple[list[Any], dict[str, list[Any]] | None] | None:
+        """Query results for the node spanning exactly [start, end) — tags matches that
+        belong to it (none of their nodes encloses it), and its occurrences; None when no
+        single node spans that range any more (the edit changed the structure)."""
+        node = tree.root_node.descendant_for_byte_range(start, end)
+        if node is None or node.start_byte != start or node.end_byte != end or node.has_error:
+            return None
+        cursor = QueryCursor(self.tags)
+        cursor.set_byte_range(start, end)
+        matches = []
+        for pattern, caps in cursor.matches(tree.root_node):
+            nodes = [n for group in caps.values() for n in group]
+            inside = [n for n in nodes if n.start_byte >= start and n.end_byte <= end]
+            if inside and all(n.end_byte <= start or (n.start_byte >= start and n.end_byte <= end) for n in nodes):
+                matches.append((pattern, caps))
+        refs = None
+        if occurrences:
+            rcursor = QueryCursor(self.refs)
+            rcursor.set_byte_range(start, end)
+            refs = {k: [n for n in v if n.start_byte >= start and n.end_byte <= end] for k, v in rcursor.captures(tree.root_node).items()}
+        return matches, refs
+
     def occurrences(self, data: bytes, tree: Tree) -> tuple[Any, ...]:
         return extract.occurrences(data, QueryCursor(self.refs).captures(tree.root_node), self.spec)
 
@@ -199,6 +221,20 @@ def parse_file(
     g = grammar(spec)
     tree = g.parse(data, old_tree)
     return g.extract(path, data, tree, mtime_ns, occurrences), tree
+
+
+def splice_edit(path: str, data: bytes, edited_tree: Tree, old: FileIndex, edits: list[Any], mtime_ns: int) -> tuple[FileIndex, Tree] | None:
+    """Re-parse an edited file (its old tree already edited) and re-extract only the
+    function the edit is in (splice.py); None when a full extraction is needed."""
+    from agentls.analysis.splice import splice
+
+    spec = language_for(path)
+    if spec is None:
+        return None
+    g = grammar(spec)
+    tree = g.parse(data, edited_tree)
+    fi = splice(old, data, tree, edits, g, mtime_ns)
+    return (fi, tree) if fi is not None else None
 
 
 def fill_occurrences(fi: FileIndex, data: bytes, tree: Tree | None = None) -> None:

@@ -28,6 +28,7 @@ from agentls.analysis.grammar import (
     fill_occurrences,
     language_for,
     parse_file,
+    splice_edit,
     suffixes,
 )
 from agentls.analysis.graph import DependencyGraph, build_graph
@@ -185,19 +186,24 @@ class WorkspaceIndex:
             self._remove(rel)
             return None
         old_tree = self._trees.get(rel) if edits else None
-        if old_tree is not None:
-            apply_edits(old_tree, edits or [])
-        try:
-            mtime = os.stat(self.root / rel).st_mtime_ns
-        except OSError:
-            mtime = 0
+        is_buffer = self.workspace.document(rel) is not None
+        mtime = -1 if is_buffer else self._disk_mtime(rel)  # a buffer: never trusted by the cache
+        previous = self.files.get(rel)
+        if old_tree is not None and edits and previous is not None:
+            apply_edits(old_tree, edits)
+            spliced = splice_edit(rel, data, old_tree, previous, edits, mtime)
+            if spliced is not None:
+                fi, tree = spliced
+                self._trees[rel] = tree
+                self.files[rel] = fi
+                self._invalidate(rel, False)
+                return fi
         result = parse_file(rel, data, mtime, old_tree)
         if result is None:
             return None
         fi, tree = result
-        if self.workspace.document(rel) is not None:
+        if is_buffer:
             self._trees[rel] = tree
-            fi.mtime_ns = -1  # a buffer: never trusted by the disk cache
         structural = rel not in self.files
         self.files[rel] = fi
         self._invalidate(rel, structural)
