@@ -18,6 +18,8 @@ from agentls.workspace import TextChange
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [
     "server/agentls/analysis/resolve.py",
+    "server/agentls/analysis/index.py",
+    "examples/sample-workspace/src/shop/cart.py",
     "server/agentls/tools/proposals.py",
     "tests/analysis/fixtures/python/basic.py",
     "tests/analysis/fixtures/typescript/basic.ts",
@@ -84,4 +86,5 @@ def test_incremental_index_equals_a_full_extraction(tmp_path: Path, rel: str, wi
         added = text.split("\n")
         end = (line + len(added) - 1, (col if len(added) == 1 else 0) + len(added[-1]))
         apply(removed, (line, col), end)
-    assert spliced >= 3, f"only {spliced} of 80 edits were spliced: the test does not exercise splice.py"
+    least = 10 if rel.endswith(".py") else 1  # the TS/JS fixtures are mostly declarations
+    assert spliced >= least, f"only {spliced} of 80 edits were spliced: the test does not exercise splice.py"

@@ -53,6 +53,7 @@ class LanguageSpec:
     folder: Path
     builtins: frozenset[str] = frozenset()
     module_names: frozenset[str] = frozenset()
+    binding_declarations: tuple[bytes, ...] = ()
     doc_links: re.Pattern[bytes] | None = None
     doc_params: re.Pattern[bytes] | None = None
     options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
@@ -80,6 +81,7 @@ def language_specs() -> dict[str, LanguageSpec]:
             folder=meta.parent,
             builtins=_words(meta.parent / raw["builtins"]) if raw.get("builtins") else frozenset(),
             module_names=frozenset(raw.get("module_names", ())),
+            binding_declarations=tuple(w.encode() for w in raw.get("binding_declarations", ())),
             doc_links=re.compile(raw["doc_links"].encode()) if raw.get("doc_links") else None,
             doc_params=re.compile(raw["doc_params"].encode()) if raw.get("doc_params") else None,
             options=raw,
@@ -124,6 +126,17 @@ class Grammar:
         refs = QueryCursor(self.refs).captures(root) if occurrences else None
         errors = self.syntax_errors(tree, data) if root.has_error else []
         return extract.build(self.spec, path, data, matches, refs, errors, mtime_ns)
+
+    @staticmethod
+    def enclosing(tree: Tree, start: int, end: int) -> list[tuple[int, int]]:
+        """Byte ranges of the named nodes holding [start, end), smallest first, root excluded."""
+        node = tree.root_node.named_descendant_for_byte_range(start, end)
+        out: list[tuple[int, int]] = []
+        while node is not None and node.parent is not None:
+            if not node.has_error:
+                out.append((node.start_byte, node.end_byte))
+            node = node.parent
+        return out
 
     def region(self, tree: Tree, start: int, end: int, occurrences: bool) -> tuple[list[Any], dict[str, list[Any]] | None] | None:
         """Query results for the node spanning exactly [start, end) — tags matches that
@@ -233,7 +246,8 @@ def splice_edit(path: str, data: bytes, edited_tree: Tree, old: FileIndex, edits
         return None
     g = grammar(spec)
     tree = g.parse(data, edited_tree)
-    fi = splice(old, data, tree, edits, g, mtime_ns)
+    changed = [(r.start_byte, r.end_byte) for r in edited_tree.changed_ranges(tree)]
+    fi = splice(old, data, tree, edits, g, mtime_ns, changed)
     return (fi, tree) if fi is not None else None
 
 

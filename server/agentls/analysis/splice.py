@@ -24,26 +24,55 @@ from agentls.workspace.documents import ByteEdit
 _POSITIONS = ("start", "end", "sel_start", "sel_end", "detail_end", "doc_start", "doc_end")
 
 
-def _enclosing_function(old: FileIndex, a: int, b: int) -> int:
-    best = -1
-    for i, s in enumerate(old.scopes):
-        if s.start > a:
-            break
-        if s.kind == "function" and s.start < a and b < s.end:
-            best = i  # scopes are sorted by start: a later container is a deeper one
-    return best
+def _valid(old: FileIndex, rs: int, re_: int, spec: Any, data: bytes, removed: bytes) -> bool:
+    """Whether [rs, re_) (old coordinates) can be re-extracted on its own: no scope,
+    import or definition straddles it; the definitions around it keep their header
+    (signature, docstring, class hint) outside it. Export lists live at module level,
+    never inside a function; `global`/`nonlocal` inside the function bind as in a full
+    build (its enclosing scopes are given), and none outside it can reach in."""
+    for sc in old.scopes[1:]:
+        inside = rs <= sc.start and sc.end <= re_
+        if not (inside or sc.end <= rs or sc.start >= re_ or (sc.start <= rs and sc.end >= re_)):
+            return False
+    for imp in old.imports:
+        if not (rs <= imp.start and imp.end <= re_) and imp.start < re_ and imp.end > rs:
+            return False
+    for sym in old.symbols:
+        if rs <= sym.start < re_:
+            if sym.end > re_ or 0 <= sym.doc_start < rs:  # a JSDoc before the region documents it
+                return False
+            continue
+        if sym.start < rs < sym.end or sym.start < re_ < sym.end:  # around the region
+            if sym.end < re_ or sym.value or sym.detail_end > rs or sym.sel_end > rs:
+                return False
+            if sym.doc_start >= 0 and sym.doc_start < re_ and sym.doc_end > rs:
+                return False
+    return True
 
 
-def splice(old: FileIndex, data: bytes, tree: Any, edits: list[ByteEdit], grammar: Any, mtime_ns: int) -> FileIndex | None:
+def splice(
+    old: FileIndex, data: bytes, tree: Any, edits: list[ByteEdit], grammar: Any, mtime_ns: int,
+    changed: list[tuple[int, int]],
+) -> FileIndex | None:
+    """The new index of `old` after `edits`, or None when only a full extraction will do.
+    `changed` are the ranges whose syntax tree-sitter says changed (new coordinates): the
+    region must hold them all."""
     if len(edits) != 1 or old.has_errors or tree.root_node.has_error:
         return None
     e = edits[0]
     a, b, delta = e.start_byte, e.old_end_byte, e.new_end_byte - e.old_end_byte
-    f = _enclosing_function(old, a, b)
-    if f <= 0:
+    chosen = None
+    functions = {(sc.start, sc.end) for sc in old.scopes if sc.kind == "function"}
+    for rs, re2 in grammar.enclosing(tree, a, e.new_end_byte):
+        re_ = re2 - delta
+        if (rs, re_) not in functions or not (rs < a and b < re_):
+            continue  # only a whole function that still spans one node is re-extracted alone
+        if all(rs <= c0 and c1 <= re2 for c0, c1 in changed) and _valid(old, rs, re_, grammar.spec, data, e.removed):
+            chosen = (rs, re_, re2)
+            break
+    if chosen is None:
         return None
-    fs, fe = old.scopes[f].start, old.scopes[f].end
-    fe2 = fe + delta
+    fs, fe, fe2 = chosen
     want_occ = old.has_occurrences
     region = grammar.region(tree, fs, fe2, want_occ)
     if region is None:
@@ -54,15 +83,12 @@ def splice(old: FileIndex, data: bytes, tree: Any, edits: list[ByteEdit], gramma
         return pos + delta if pos >= fe else pos
 
     # --- scopes: before (ancestors grow), the function's subtree (replaced), after (moved)
-    first = f
-    last = f + 1
+    starts = [sc.start for sc in old.scopes]
+    first = max(1, bisect_left(starts, fs))
+    last = bisect_left(starts, fe)
     while last < len(old.scopes) and old.scopes[last].start < fe:
         last += 1
-    ancestors: list[int] = []
-    s = old.scopes[f].parent
-    while s > 0:
-        ancestors.append(s)
-        s = old.scopes[s].parent
+    ancestors = [i for i in range(1, first) if old.scopes[i].start <= fs and old.scopes[i].end >= fe]
     mini = extract.build(
         grammar.spec, old.path, data, matches, None, [], mtime_ns,
         extra_scopes=[(old.scopes[i].start, shift(old.scopes[i].end), old.scopes[i].kind) for i in ancestors],
