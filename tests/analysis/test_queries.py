@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from agentls.analysis.extract import doc_of
+from agentls.analysis.docs import doc_of
 from agentls.analysis.grammar import Grammar, language_for, language_specs, parse_file
 from agentls.analysis.model import COMPLEX, PLAIN, FileIndex, Symbol
 from agentls.workspace import LineIndex

@@ -10,7 +10,7 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 
 from agentls.analysis import overloads
-from agentls.analysis.extract import detail_of, doc_of
+from agentls.analysis.docs import detail_of, doc_of
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, SymbolNode, is_member
 from agentls.analysis.resolve import BUILTINS, Key
 

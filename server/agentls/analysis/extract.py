@@ -7,29 +7,21 @@ schema. Must not know: tree-sitter's API beyond those attributes, resolution, LS
 
 from __future__ import annotations
 
-import inspect
 import re
-from array import array
 from bisect import bisect_right
 from typing import Any
 
 from agentls.analysis.model import (
     BLOCK,
-    COMPLEX,
-    DOC_PARAM,
     MODULE,
-    PLAIN,
     Export,
     FileIndex,
     Import,
     Scope,
     Symbol,
 )
+from agentls.analysis.occurrences import dotted, occurrences
 
-_MEMBER = re.compile(rb"(.*?)\s*\??\.\s*(#?[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
-_DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
-_WS = re.compile(rb"\s+")
-_CALL = re.compile(rb"^([^()]+?)\((?:[^()]|\([^()]*\))*\)$", re.S)  # `Foo(args)` -> `Foo()`
 _SPACES = re.compile(r"\s+")
 
 #: Definitions whose node is also a scope: their name binds outside it.
@@ -38,45 +30,6 @@ _SCOPED_KINDS = {"function": "function", "class": "class", "interface": "interfa
 
 def _text(data: bytes, node: Any) -> str:
     return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-def _dotted(text: str) -> str | None:
-    text = _SPACES.sub("", text)
-    return text if _DOTTED.match(text) else None
-
-
-def clean_doc(raw: str) -> str:
-    """A docstring or JSDoc comment as plain text."""
-    raw = raw.strip()
-    if raw.startswith("/*"):
-        body = raw[2:-2] if raw.endswith("*/") else raw[2:]
-        body = body.lstrip("*")
-        lines = [re.sub(r"^\s*\* ?", "", ln) for ln in body.splitlines()]
-        return inspect.cleandoc("\n".join(lines)).strip()
-    if raw.startswith("//"):
-        return inspect.cleandoc("\n".join(ln.strip().lstrip("/").strip() for ln in raw.splitlines()))
-    m = re.match(r"^[rRuUbBfF]*('''|\"\"\"|'|\")", raw)
-    if m:
-        q = m.group(1)
-        body = raw[m.end() :]
-        if body.endswith(q):
-            body = body[: -len(q)]
-        return inspect.cleandoc(body)
-    return raw
-
-
-def detail_of(data: bytes, sym: Symbol) -> str:
-    """The signature shown for a symbol: its text up to the body, or its first line."""
-    if sym.detail_end >= 0:
-        text = data[sym.start : sym.detail_end].decode("utf-8", "replace")
-        text = _SPACES.sub(" ", text).strip().rstrip(":{").strip()
-    else:
-        text = data[sym.start : min(sym.end, sym.start + 240)].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def doc_of(data: bytes, sym: Symbol) -> str:
-    return clean_doc(data[sym.doc_start : sym.doc_end].decode("utf-8", "replace")) if sym.doc_start >= 0 else ""
 
 
 def _split_bases(text: str) -> tuple[str, ...]:
@@ -103,7 +56,7 @@ def _split_bases(text: str) -> tuple[str, ...]:
         if not p or "=" in p or p.startswith("*"):
             continue
         p = re.sub(r"<.*>$", "", p, flags=re.S).strip()  # TS generics: Base<T>
-        d = _dotted(p)
+        d = dotted(p)
         if d:
             out.append(d)
     return tuple(out)
@@ -212,7 +165,7 @@ def build(
                 found += _split_bases(_text(data, node))
             bases[owner] = bases.get(owner, ()) + found
         elif role[0] == "hint":
-            value = _dotted(_text(data, caps["hint.value"][0]))
+            value = dotted(_text(data, caps["hint.value"][0]))
             if value:
                 hints.setdefault(caps["hint.target"][0].start_byte, value)
         elif role[0] in ("global", "nonlocal"):
@@ -403,82 +356,3 @@ def _imports(
         if local and name:
             exports.append(Export(name=_text(data, name[0]), local=_text(data, local[0])))
     return imports, exports
-
-
-def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, int], intern: Any) -> list[tuple[int, int]]:
-    """`{@link a.b}` and `@param x` in doc comments, as extra occurrences: a link's first
-    part is a plain name and the rest members; a parameter is marked DOC_PARAM."""
-    spans: list[tuple[int, int]] = []
-    for node in comments:
-        a, b = node.start_byte, node.end_byte
-        if b"@" not in data[a:b]:
-            continue
-        if spec.doc_links is not None:
-            for m in spec.doc_links.finditer(data, a, b):
-                pos = m.start(1)
-                parts = m.group(1).split(b".")
-                for k, part in enumerate(parts):
-                    if k:
-                        recv_of[pos] = intern(b".".join(parts[:k]))
-                    spans.append((pos, pos + len(part)))
-                    pos += len(part) + 1
-        if spec.doc_params is not None:
-            for m in spec.doc_params.finditer(data, a, b):
-                recv_of[m.start(1)] = DOC_PARAM
-                spans.append((m.start(1), m.end(1)))
-    return spans
-
-
-def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tuple[list[str], array[int], array[int], array[int]]:
-    """The occurrence table of a file: distinct names and three parallel arrays."""
-    names: list[str] = []
-    ids: dict[bytes, int] = {}
-    recv_of: dict[int, int] = {}
-    skip = {n.start_byte for n in refs.get("skip", ())}
-
-    def intern(raw: bytes) -> int:
-        i = ids.get(raw)
-        if i is None:
-            i = ids[raw] = len(names)
-            names.append(raw.decode("utf-8", "replace"))
-        return i
-
-    member = _MEMBER.match
-    for node in refs.get("member", ()):
-        end = node.end_byte
-        m = member(data, node.start_byte, end)
-        if m is None:
-            continue
-        recv = _WS.sub(b"", m.group(1))
-        if b"!" in recv:  # TS non-null assertions: `config!.value`, `a!.b!.c`
-            recv = recv.replace(b"!", b"")
-        start = end - len(m.group(2))
-        if recv.endswith(b")"):
-            call = _CALL.match(recv)
-            if call and _dotted(call.group(1).decode("utf-8", "replace")):
-                recv_of[start] = intern(call.group(1) + b"()")
-                continue
-        if recv and _dotted(recv.decode("utf-8", "replace")):
-            recv_of[start] = intern(recv)
-        else:
-            recv_of[start] = COMPLEX
-    occ_name: array[int] = array("I")
-    occ_start: array[int] = array("I")
-    occ_recv: array[int] = array("i")
-    get_recv = recv_of.get
-    add_n, add_s, add_r = occ_name.append, occ_start.append, occ_recv.append
-    spans = [(n.start_byte, n.end_byte) for n in refs.get("reference", ())]
-    if spec is not None and refs.get("comment"):
-        spans += _doc_uses(data, refs["comment"], spec, recv_of, intern)
-    spans.sort()
-    for start, end in spans:
-        if start in skip:
-            continue
-        raw = data[start:end]
-        i = ids.get(raw)
-        if i is None:
-            i = intern(raw)
-        add_n(i)
-        add_s(start)
-        add_r(get_recv(start, PLAIN))
-    return names, occ_name, occ_start, occ_recv

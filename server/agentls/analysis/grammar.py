@@ -21,7 +21,7 @@ from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from agentls.analysis import extract
+from agentls.analysis import extract, occurrences
 from agentls.analysis.model import FileIndex
 from agentls.workspace.documents import ByteEdit
 
@@ -161,7 +161,7 @@ class Grammar:
         return matches, refs
 
     def occurrences(self, data: bytes, tree: Tree) -> tuple[Any, ...]:
-        return extract.occurrences(data, QueryCursor(self.refs).captures(tree.root_node), self.spec)
+        return occurrences.occurrences(data, QueryCursor(self.refs).captures(tree.root_node), self.spec)
 
     def syntax_errors(self, tree: Tree, data: bytes, limit: int = 20) -> list[tuple[int, int, str]]:
         out: list[tuple[int, int, str]] = []

@@ -19,6 +19,7 @@ from typing import Any
 
 from agentls.analysis import extract
 from agentls.analysis.model import FileIndex, Import, Scope, Symbol
+from agentls.analysis.occurrences import occurrences
 from agentls.workspace.documents import ByteEdit
 
 _POSITIONS = ("start", "end", "sel_start", "sel_end", "detail_end", "doc_start", "doc_end")
@@ -177,7 +178,7 @@ def splice(
 
 def _splice_occurrences(old: FileIndex, fi: FileIndex, data: bytes, refs: dict[str, list[Any]], spec: Any, fs: int, fe: int, delta: int) -> None:
     table = old.table()
-    names, name_id, start, recv = extract.occurrences(data, refs, spec)
+    names, name_id, start, recv = occurrences(data, refs, spec)
     all_names = list(table.names)
     ids = {n: i for i, n in enumerate(all_names)}
 

@@ -1,0 +1,104 @@
+"""The occurrence table of a file: every identifier use, with the dotted receiver of
+member accesses (`a.b.c` → `c` with receiver `a.b`; `Foo(x).m` → receiver `Foo()`), and
+the uses that doc comments name (`{@link X}`, `@param x`).
+Must not know: tree-sitter beyond node byte offsets, resolution, LSP.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from typing import Any
+
+from agentls.analysis.model import COMPLEX, DOC_PARAM, PLAIN
+
+_MEMBER = re.compile(rb"(.*?)\s*\??\.\s*(#?[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
+_DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
+_WS = re.compile(rb"\s+")
+_SPACES = re.compile(r"\s+")
+_CALL = re.compile(rb"^([^()]+?)\((?:[^()]|\([^()]*\))*\)$", re.S)  # `Foo(args)` -> `Foo()`
+
+
+def dotted(text: str) -> str | None:
+    """`text` without spaces if it is a dotted name (`a.b.c`), else None."""
+    text = _SPACES.sub("", text)
+    return text if _DOTTED.match(text) else None
+
+
+def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, int], intern: Any) -> list[tuple[int, int]]:
+    """`{@link a.b}` and `@param x` in doc comments, as extra occurrences: a link's first
+    part is a plain name and the rest members; a parameter is marked DOC_PARAM."""
+    spans: list[tuple[int, int]] = []
+    for node in comments:
+        a, b = node.start_byte, node.end_byte
+        if b"@" not in data[a:b]:
+            continue
+        if spec.doc_links is not None:
+            for m in spec.doc_links.finditer(data, a, b):
+                pos = m.start(1)
+                parts = m.group(1).split(b".")
+                for k, part in enumerate(parts):
+                    if k:
+                        recv_of[pos] = intern(b".".join(parts[:k]))
+                    spans.append((pos, pos + len(part)))
+                    pos += len(part) + 1
+        if spec.doc_params is not None:
+            for m in spec.doc_params.finditer(data, a, b):
+                recv_of[m.start(1)] = DOC_PARAM
+                spans.append((m.start(1), m.end(1)))
+    return spans
+
+
+def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tuple[list[str], array[int], array[int], array[int]]:
+    """The occurrence table of a file: distinct names and three parallel arrays."""
+    names: list[str] = []
+    ids: dict[bytes, int] = {}
+    recv_of: dict[int, int] = {}
+    skip = {n.start_byte for n in refs.get("skip", ())}
+
+    def intern(raw: bytes) -> int:
+        i = ids.get(raw)
+        if i is None:
+            i = ids[raw] = len(names)
+            names.append(raw.decode("utf-8", "replace"))
+        return i
+
+    member = _MEMBER.match
+    for node in refs.get("member", ()):
+        end = node.end_byte
+        m = member(data, node.start_byte, end)
+        if m is None:
+            continue
+        recv = _WS.sub(b"", m.group(1))
+        if b"!" in recv:  # TS non-null assertions: `config!.value`, `a!.b!.c`
+            recv = recv.replace(b"!", b"")
+        start = end - len(m.group(2))
+        if recv.endswith(b")"):
+            call = _CALL.match(recv)
+            if call and dotted(call.group(1).decode("utf-8", "replace")):
+                recv_of[start] = intern(call.group(1) + b"()")
+                continue
+        if recv and dotted(recv.decode("utf-8", "replace")):
+            recv_of[start] = intern(recv)
+        else:
+            recv_of[start] = COMPLEX
+    occ_name: array[int] = array("I")
+    occ_start: array[int] = array("I")
+    occ_recv: array[int] = array("i")
+    get_recv = recv_of.get
+    add_n, add_s, add_r = occ_name.append, occ_start.append, occ_recv.append
+    spans = [(n.start_byte, n.end_byte) for n in refs.get("reference", ())]
+    if spec is not None and refs.get("comment"):
+        spans += _doc_uses(data, refs["comment"], spec, recv_of, intern)
+    spans.sort()
+    for start, end in spans:
+        if start in skip:
+            continue
+        raw = data[start:end]
+        i = ids.get(raw)
+        if i is None:
+            i = intern(raw)
+        add_n(i)
+        add_s(start)
+        add_r(get_recv(start, PLAIN))
+    return names, occ_name, occ_start, occ_recv
