@@ -222,8 +222,8 @@ def test_fixture_has_a_non_ascii_line(lang: str) -> None:
 def test_queries_compile_and_use_schema_captures(lang: str) -> None:
     spec = language_specs()[lang]
     Grammar(spec)  # raises on a pattern the grammar cannot match
-    for query in ("tags.scm", "references.scm"):
-        text = re.sub(r'"(?:[^"\\]|\\.)*"|;[^\n]*', "", (spec.folder / query).read_text("utf-8"))
+    for query in ("tags", "references"):
+        text = re.sub(r'"(?:[^"\\]|\\.)*"|;[^\n]*', "", spec.query_path(query).read_text("utf-8"))
         used = set(re.findall(r"@([\w.]+)", text))
         assert {c for c in used if not c.startswith("_")} <= _CAPTURES, used - _CAPTURES
 
@@ -258,12 +258,8 @@ def test_language_json(lang: str) -> None:
         assert found is not None and found.name == lang
 
 
-def test_tsx_tags_are_the_typescript_tags() -> None:
-    """The TSX grammar has TypeScript's node names: its tags.scm is a copy (comments aside)."""
+def test_tsx_shares_the_typescript_tags() -> None:
+    """The TSX grammar has TypeScript's node names, so it uses TypeScript's tags.scm."""
     specs = language_specs()
-
-    def patterns(lang: str) -> list[str]:
-        text = (specs[lang].folder / "tags.scm").read_text("utf-8")
-        return [line for line in text.splitlines() if not line.lstrip().startswith(";")]
-
-    assert patterns("tsx") == patterns("typescript")
+    assert specs["tsx"].query_path("tags") == specs["typescript"].query_path("tags")
+    assert specs["tsx"].query_path("references") != specs["typescript"].query_path("references")  # JSX

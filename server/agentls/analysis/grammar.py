@@ -53,10 +53,14 @@ class LanguageSpec:
     folder: Path
     builtins: frozenset[str] = frozenset()
     module_names: frozenset[str] = frozenset()
-    binding_declarations: tuple[bytes, ...] = ()
     doc_links: re.Pattern[bytes] | None = None
     doc_params: re.Pattern[bytes] | None = None
     options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    def query_path(self, kind: str) -> Path:
+        """`tags` or `references`: the language's own file, or one it shares
+        (language.json `"tags": "../typescript/tags.scm"`)."""
+        return (self.folder / self.options.get(kind, f"{kind}.scm")).resolve()
 
 
 def _words(path: Path) -> frozenset[str]:
@@ -81,7 +85,6 @@ def language_specs() -> dict[str, LanguageSpec]:
             folder=meta.parent,
             builtins=_words(meta.parent / raw["builtins"]) if raw.get("builtins") else frozenset(),
             module_names=frozenset(raw.get("module_names", ())),
-            binding_declarations=tuple(w.encode() for w in raw.get("binding_declarations", ())),
             doc_links=re.compile(raw["doc_links"].encode()) if raw.get("doc_links") else None,
             doc_params=re.compile(raw["doc_params"].encode()) if raw.get("doc_params") else None,
             options=raw,
@@ -113,8 +116,8 @@ class Grammar:
         module = importlib.import_module(spec.package)
         self.language = Language(getattr(module, spec.function)())
         self.parser = Parser(self.language)
-        self.tags = Query(self.language, (spec.folder / "tags.scm").read_text("utf-8"))
-        self.refs = Query(self.language, (spec.folder / "references.scm").read_text("utf-8"))
+        self.tags = Query(self.language, spec.query_path("tags").read_text("utf-8"))
+        self.refs = Query(self.language, spec.query_path("references").read_text("utf-8"))
         self.errors = Query(self.language, "(ERROR) @error (MISSING) @missing")
 
     def parse(self, data: bytes, old_tree: Tree | None = None) -> Tree:

@@ -25,7 +25,7 @@ from agentls.workspace.documents import ByteEdit
 _POSITIONS = ("start", "end", "sel_start", "sel_end", "detail_end", "doc_start", "doc_end")
 
 
-def _valid(old: FileIndex, rs: int, re_: int, spec: Any, data: bytes, removed: bytes) -> bool:
+def _valid(old: FileIndex, rs: int, re_: int) -> bool:
     """Whether [rs, re_) (old coordinates) can be re-extracted on its own: no scope,
     import or definition straddles it; the definitions around it keep their header
     (signature, docstring, class hint) outside it. Export lists live at module level,
@@ -68,7 +68,7 @@ def splice(
         re_ = re2 - delta
         if (rs, re_) not in functions or not (rs < a and b < re_):
             continue  # only a whole function that still spans one node is re-extracted alone
-        if all(rs <= c0 and c1 <= re2 for c0, c1 in changed) and _valid(old, rs, re_, grammar.spec, data, e.removed):
+        if all(rs <= c0 and c1 <= re2 for c0, c1 in changed) and _valid(old, rs, re_):
             chosen = (rs, re_, re2)
             break
     if chosen is None:

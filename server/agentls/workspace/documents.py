@@ -37,7 +37,6 @@ class ByteEdit:
     start_point: tuple[int, int]
     old_end_point: tuple[int, int]
     new_end_point: tuple[int, int]
-    removed: bytes = b""  # the text the edit replaced
 
 
 @dataclass(slots=True)
@@ -121,10 +120,9 @@ class Workspace:
                 if b < a:
                     a, b = b, a
                 start_point, old_end_point = lines.point(a), lines.point(b)
-                removed = data[a:b]
                 data = data[:a] + new + data[b:]
                 edits.append(
-                    ByteEdit(a, b, a + len(new), start_point, old_end_point, _end_point(start_point, new), removed)
+                    ByteEdit(a, b, a + len(new), start_point, old_end_point, _end_point(start_point, new))
                 )
             doc = Document(rel, data, version, doc.language_id)
             self._docs[rel] = doc

@@ -10,16 +10,11 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("must not contain a NUL byte")
-    return value
-
+from agentls.tools.fields import no_nul
 
 #: A path relative to the workspace root, without NUL (confinement is checked later).
-PathText = Annotated[str, Field(min_length=1), AfterValidator(_no_nul)]
+PathText = Annotated[str, Field(min_length=1), AfterValidator(no_nul)]
 #: An identifier or dotted name as the model writes it.
 SymbolText = Annotated[
-    str, Field(min_length=1, max_length=256, pattern=r"\S"), AfterValidator(_no_nul)
+    str, Field(min_length=1, max_length=256, pattern=r"\S"), AfterValidator(no_nul)
 ]

@@ -12,13 +12,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
+from agentls.tools.fields import no_nul
+
 _BAD_REF_CHARS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
-
-
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("must not contain a NUL byte")
-    return value
 
 
 def branch_name_problem(name: str) -> str | None:
@@ -46,8 +42,8 @@ def _branch_name(value: str) -> str:
 
 
 #: A workspace-relative path without NUL.
-PathText = Annotated[str, AfterValidator(_no_nul)]
+PathText = Annotated[str, AfterValidator(no_nul)]
 #: A commit message: something besides whitespace, no NUL.
-MessageText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(_no_nul)]
+MessageText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(no_nul)]
 #: A branch name git accepts.
 BranchName = Annotated[str, AfterValidator(_branch_name)]

@@ -10,14 +10,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("must not contain a NUL byte")
-    return value
-
+from agentls.tools.fields import no_nul
 
 #: Any text without NUL.
-Text = Annotated[str, AfterValidator(_no_nul)]
+Text = Annotated[str, AfterValidator(no_nul)]
 #: Text without NUL that holds something besides whitespace.
-NonBlankText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(_no_nul)]
+NonBlankText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(no_nul)]

@@ -10,17 +10,12 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("must not contain a NUL byte")
-    return value
-
+from agentls.tools.fields import no_nul
 
 #: A relative path (or None for the default) without NUL.
-PathText = Annotated[str, AfterValidator(_no_nul)]
+PathText = Annotated[str, AfterValidator(no_nul)]
 #: A shell command: not blank, no NUL.
-CommandText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(_no_nul)]
+CommandText = Annotated[str, Field(min_length=1, pattern=r"\S"), AfterValidator(no_nul)]
 
 DEFAULT_TIMEOUT_S = 60.0
 MAX_TIMEOUT_S = 600.0
