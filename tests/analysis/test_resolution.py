@@ -118,6 +118,9 @@ FILES = {
 # (file, needle, offset in needle, nth) -> (target file, needle, offset)
 CASES = [
     ("src/pkg/core.py", "helper(self", 0, 0, "src/pkg/util.py", "def helper", 4),
+    ("src/pkg/core.py", "CONST as K", 0, 0, "src/pkg/util.py", "CONST = 3", 0),  # the name in `import … as`
+    ("src/pkg/core.py", "from .util", 6, 0, "src/pkg/util.py", "CONST = 3", 0),
+    ("src/pkg/__init__.py", "Engine as", 0, 0, "src/pkg/core.py", "class Engine", 6),
     ("src/pkg/core.py", "= K", 2, 0, "src/pkg/util.py", "CONST = 3", 0),
     ("src/pkg/core.py", "Engine(Base)", 7, 0, "src/pkg/base.py", "class Base", 6),
     ("src/pkg/core.py", "self.stop()", 5, 0, "src/pkg/core.py", "def stop", 4),

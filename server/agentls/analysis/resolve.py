@@ -365,17 +365,21 @@ class Resolver:
         return self.member(value, name) if value is not None else None
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
-        """An identifier inside an import statement's module path names that module."""
+        """What an identifier inside an import statement names: a module of its path, or
+        the imported name (`a` in `from m import a as b`); False when not in an import."""
         for imp in fi.imports:
-            if imp.start <= start < imp.end:
-                parts = imp.module.lstrip(".").split(".") if self.ix.module_system(path) == "python" else []
-                if name in parts and (imp.name != name):
-                    prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
-                    dotted = prefix + ".".join(parts[: parts.index(name) + 1])
-                    target = self._module_file(path, dotted)
-                    return Key(target, -1, "") if target else None
-                if imp.reexport and (imp.name == name or imp.alias == name):
-                    t = self._module_file(path, imp.module)
-                    return self.member_of_module(t, imp.name or name) if t else None
-                return False
+            if not imp.start <= start < imp.end:
+                continue
+            if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:
+                return self.follow_import(path, fi.symbols[imp.symbol])
+            if imp.reexport and (imp.name == name or imp.alias == name):
+                t = self._module_file(path, imp.module)
+                return self.member_of_module(t, imp.name or name) if t else None
+            parts = imp.module.lstrip(".").split(".") if self.ix.module_system(path) == "python" else []
+            if name in parts and imp.name != name:
+                prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
+                dotted = prefix + ".".join(parts[: parts.index(name) + 1])
+                target = self._module_file(path, dotted)
+                return Key(target, -1, "") if target else None
+        return False
         return False
