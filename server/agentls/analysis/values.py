@@ -1,0 +1,132 @@
+"""Receivers and members: what `a.b.c`, `self.x`, `Foo().m` evaluate to (a module, a
+class, an instance, or something outside the workspace), and the member a name picks
+there, walking base classes by name. A mixin of Resolver (scope lookups live there).
+Must not know: tree-sitter, LSP.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentls.analysis.keys import EXTERNAL, MAX_DEPTH, Key, Value
+from agentls.analysis.model import CLASS, FileIndex
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+
+class Values:
+    ix: WorkspaceIndex
+
+    def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
+        raise NotImplementedError
+
+    def member_of_module(self, target: str, name: str, depth: int = 0, star: bool = False) -> Key | None:
+        raise NotImplementedError
+
+    def innermost_scope(self, fi: FileIndex, offset: int) -> int:
+        raise NotImplementedError
+
+    def value_of(self, key: Key, depth: int = 0) -> Value | None:
+        if depth > MAX_DEPTH:
+            return None
+        if key.scope == EXTERNAL:
+            return Value("external", f"{key.path}.{key.name}" if key.name else key.path)
+        if key.scope == -1:
+            return Value("module", key.path)
+        fi = self.ix.files.get(key.path)
+        if fi is None:
+            return None
+        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+        for i in syms:
+            sym = fi.symbols[i]
+            if sym.kind in ("class", "interface"):
+                return Value("class", key.path, i)
+            if sym.kind == "module":
+                return Value("module", key.path, i)
+        for i in syms:
+            sym = fi.symbols[i]
+            if sym.value:
+                v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
+                if v is not None and v.kind == "class":
+                    return Value("instance", v.path, v.symbol)
+        return None
+
+    def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
+        if depth > MAX_DEPTH:
+            return None
+        parts = text.split(".")
+        first = parts[0]
+        spec = self.ix.spec(path)
+        value: Value | None
+        call = first.endswith("()")
+        first = first.removesuffix("()")
+        if spec is not None and first in spec.self_names:
+            value = self.enclosing_class(path, offset)
+        else:
+            key = self.lookup(path, first, offset, depth + 1)
+            value = self.value_of(key, depth + 1) if key else None
+        value = self._called(value) if call else value
+        for part in parts[1:]:
+            if value is None:
+                return None
+            call = part.endswith("()")
+            key = self.member(value, part.removesuffix("()"), depth + 1)
+            value = self.value_of(key, depth + 1) if key else None
+            value = self._called(value) if call else value
+        return value
+
+    @staticmethod
+    def _called(value: Value | None) -> Value | None:
+        """Calling a class makes an instance; other calls are not followed."""
+        if value is not None and value.kind == "external":
+            return Value("external", value.path + "()")
+        return Value("instance", value.path, value.symbol) if value is not None and value.kind == "class" else None
+
+    def enclosing_class(self, path: str, offset: int) -> Value | None:
+        fi = self.ix.files[path]
+        s = self.innermost_scope(fi, offset)
+        seen_function = False
+        while s > 0:
+            scope = fi.scopes[s]
+            if scope.kind == CLASS:
+                return Value("instance", path, scope.owner) if scope.owner >= 0 else None
+            if scope.kind == "function":
+                if seen_function and self.ix.module_system(path) == "python":
+                    pass
+                seen_function = True
+            s = scope.parent
+        return None
+
+    def class_scope(self, fi: FileIndex, symbol: int) -> int:
+        for i, s in enumerate(fi.scopes):
+            if s.owner == symbol and s.kind == CLASS:
+                return i
+        return -1
+
+    def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None:
+        if depth > MAX_DEPTH:
+            return None
+        if value.kind == "external":
+            return Key(value.path, EXTERNAL, name)
+        if value.kind == "module":
+            return self.member_of_module(value.path, name, depth + 1)
+        fi = self.ix.files.get(value.path)
+        if fi is None or value.symbol < 0:
+            return None
+        seen = seen if seen is not None else set()
+        if (value.path, value.symbol) in seen:
+            return None
+        seen.add((value.path, value.symbol))
+        scope = self.class_scope(fi, value.symbol)
+        if scope >= 0 and (scope, name) in self.ix.bindings(value.path):
+            return Key(value.path, scope, name)
+        cls = fi.symbols[value.symbol]
+        for base in cls.bases:
+            base_value = self.eval_dotted(value.path, base, cls.start, depth + 1)
+            if base_value is not None and base_value.kind in ("class", "instance"):
+                key = self.member(base_value, name, depth + 1, seen)
+                if key is not None:
+                    return key
+        return None
+
