@@ -55,6 +55,7 @@ class WorkspaceIndex(IndexTables):
         jobs: int = 0,
         cache_dir: str | os.PathLike[str] | None | bool = None,
         progress: Progress | None = None,
+        write_cache: bool = True,
     ) -> None:
         self.workspace = workspace or Workspace(root)
         self.root = self.workspace.root
@@ -66,6 +67,7 @@ class WorkspaceIndex(IndexTables):
         else:
             self.cache_dir = Path(cache_dir)
         self.progress = progress
+        self.write_cache = write_cache  # False: read the cache, never write it
         self.files: dict[str, FileIndex] = {}
         self.resolver = Resolver(self)
         self._lock = threading.RLock()
@@ -112,7 +114,7 @@ class WorkspaceIndex(IndexTables):
                 self._update(rel, None, None)
             self.built = True
         gc.freeze()  # the index is long-lived: keep the cyclic GC from rescanning it
-        if self.cache_dir and todo:
+        if self.cache_dir and todo and self.write_cache:
             cache.save(self.cache_dir, self.root, self.files)
         return {
             "files": len(self.files),
@@ -135,7 +137,7 @@ class WorkspaceIndex(IndexTables):
                     self.files[fresh.path] = fresh
                     self._invalidate(fresh.path, False)
                     filled += 1
-        if filled and self.cache_dir:
+        if filled and self.cache_dir and self.write_cache:
             self.save_cache()
         gc.freeze()
         return filled

@@ -14,11 +14,19 @@ import os
 
 from agentls.analysis.index import WorkspaceIndex
 from agentls.tools.base import ToolContext, ToolError
+from agentls.tools.permissions import Permission
 
 
 def workspace_index(ctx: ToolContext) -> WorkspaceIndex:
     if ctx.index is None:
-        index = WorkspaceIndex(ctx.workspace.root, workspace=ctx.workspace)
+        # Built for this call: a run that may not write keeps the cache read-only, and one
+        # that may not run processes indexes in this process (no worker pool).
+        index = WorkspaceIndex(
+            ctx.workspace.root,
+            workspace=ctx.workspace,
+            jobs=0 if Permission.SHELL_EXECUTION in ctx.permissions else 1,
+            write_cache=Permission.FILESYSTEM_WRITE in ctx.permissions,
+        )
         index.build()
         ctx.index = index
     return ctx.index
