@@ -1,3 +1,5 @@
-"""Model providers (issue "Step 3"): OpenAI-compatible endpoints, the embedded local
-model, and replay of recorded transcripts. Must not know: tools' internals, LSP.
+"""Model providers: an OpenAI-compatible endpoint (`openai:<model>`), the embedded local
+model (`local`, `local:/path/model.gguf`), and recorded transcripts (`replay:<file>`).
+`make_model(spec, settings)` in factory.py picks one. Must not know: the agent loop,
+tools' internals, LSP.
 """

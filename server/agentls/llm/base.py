@@ -1,0 +1,91 @@
+"""The model interface every provider implements, in OpenAI chat-completions terms.
+
+Messages are plain dicts in the OpenAI chat format (`role`: system | user | assistant |
+tool; `tool_calls` on assistant messages; `tool_call_id` on tool messages). Tools are
+offered in the OpenAI `tools` format. A planning turn offers no tools and passes
+`json_schema` (a JSON array of task strings) so that constrained providers can hold the
+output to it; an acting turn offers tools and expects exactly one tool call (DESIGN §6).
+Must not know: the agent loop, tools' internals, LSP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Message = dict[str, Any]
+ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
+
+#: The planning turn's output contract: a JSON array of task strings (`[]` = nothing to do).
+TASKS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300}, "maxItems": 10}
+
+
+class ModelError(Exception):
+    """The provider could not produce a turn (unreachable endpoint, bad key, exhausted
+    recording, model file missing). The run fails with this message; it is not a bad reply."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # the raw JSON text the model produced (parsed and checked by the agent)
+
+
+@dataclass(slots=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None  # when the provider reports it
+
+
+@dataclass(slots=True)
+class ModelTurn:
+    content: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    raw: dict[str, Any] = field(default_factory=dict)  # the provider's response, for recording
+
+    def as_message(self) -> Message:
+        """The assistant message to append to the history."""
+        msg: Message = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            msg["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in self.tool_calls
+            ]
+        return msg
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """One model. `complete` is cancellable: cancelling the awaiting task stops it."""
+
+    name: str
+    context_tokens: int  # the window the history is trimmed to
+
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[ToolSpec] | None = None,
+        json_schema: dict[str, Any] | None = None,
+    ) -> ModelTurn: ...
+
+    async def aclose(self) -> None: ...
+
+
+async def cancellable(coro: Any, cancel: asyncio.Event | None) -> Any:
+    """Await `coro` unless `cancel` is set first (then the coroutine is cancelled and
+    asyncio.CancelledError is raised)."""
+    if cancel is None:
+        return await coro
+    task = asyncio.ensure_future(coro)
+    waiter = asyncio.ensure_future(cancel.wait())
+    done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        waiter.cancel()
+        return task.result()
+    task.cancel()
+    raise asyncio.CancelledError("run cancelled")

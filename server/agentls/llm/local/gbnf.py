@@ -1,0 +1,65 @@
+"""JSON schema → llama.cpp GBNF grammar, checked before it reaches the sampler.
+
+llama-cpp-python's own converter writes a string's `maxLength: N` as N nested optional
+groups, which llama.cpp 0.3.36's grammar parser cannot take past ~1000 (it crashes the
+process); and a grammar that fails to parse makes the sampler dereference NULL. So this
+module (1) writes bounded strings with the `char{m,n}` repetition operator, which the
+parser expands itself, and (2) parses every grammar once with llama.cpp before use,
+turning a refusal into a ModelError instead of a segfault.
+Must not know: the agent, tools, the OpenAI wire format. Imports llama_cpp lazily.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentls.llm.base import ModelError
+
+_STRING_EXTRAS = {"pattern", "format", "enum", "const"}
+
+
+def schema_to_gbnf(schema: dict[str, Any]) -> str:
+    """The GBNF grammar of `schema` (a simplified schema, see grammar.simplify)."""
+    from llama_cpp import llama_grammar as lg
+
+    class _Converter(lg.SchemaConverter):  # type: ignore[misc, name-defined]
+        def visit(self, schema: dict[str, Any], name: str) -> str:
+            bounded = "maxLength" in schema or "minLength" in schema
+            if schema.get("type") == "string" and bounded and not _STRING_EXTRAS & schema.keys():
+                rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"
+                char = self._add_primitive("char", lg.PRIMITIVE_RULES["char"])
+                low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
+                times = f"{{{low},{int(high)}}}" if high is not None else f"{{{low},}}"
+                return str(self._add_rule(rule_name, f'"\\"" {char}{times} "\\"" space'))
+            return str(super().visit(schema, name))
+
+    converter = _Converter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    converter.visit(converter.resolve_refs(schema, "schema"), "")
+    return str(converter.format_grammar())
+
+
+def check_grammar(grammar: str, vocab: Any) -> None:
+    """Parse `grammar` with llama.cpp (against `vocab`, the model's `llama_vocab *`);
+    ModelError when it is refused. llama-cpp-python would hand the NULL on to the sampler
+    chain and crash, so every grammar goes through here first."""
+    import llama_cpp
+
+    sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode(), b"root")
+    if not sampler:
+        raise ModelError(
+            "llama.cpp refused the grammar built from the offered tools' schemas "
+            "(its reason is on stderr); simplify those schemas"
+        )
+    llama_cpp.llama_sampler_free(sampler)
+
+
+def compile_grammar(schema: dict[str, Any], llama: Any) -> Any:
+    """A checked `LlamaGrammar` for `schema`, for the model loaded in `llama`."""
+    from llama_cpp import LlamaGrammar
+
+    try:
+        text = schema_to_gbnf(schema)
+    except (AssertionError, ValueError, KeyError, TypeError) as exc:  # the converter asserts
+        raise ModelError(f"cannot turn the tool schemas into a grammar: {exc}") from None
+    check_grammar(text, llama._model.vocab)  # the pointer llama-cpp-python passes on itself
+    return LlamaGrammar.from_string(text, verbose=False)

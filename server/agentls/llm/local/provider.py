@@ -1,0 +1,230 @@
+"""`local`: a small GGUF model run in process by llama-cpp-python, output held to a grammar.
+
+An acting turn's output is constrained to the tool-call schema of grammar.py (one JSON
+object `{"name", "arguments"}` naming one offered tool) and becomes a ModelTurn with one
+ToolCall; a planning turn's output is held to its `json_schema` (the tasks array) and
+returned as content; a turn with neither is unconstrained text.
+Output that still does not parse (cut at `max_tokens`) comes back as plain content, which
+the agent treats as a bad reply.
+
+Lifecycle: nothing is loaded at import or construction; the first `complete` assembles
+and verifies the model file (model_files.py) and loads one `Llama` object, kept for the
+model's life so the prompt prefix is reused between turns. Calls are serialized (one
+context). Threads: 1 by default (`AGENTLS_LOCAL_THREADS`), `OMP_WAIT_POLICY=PASSIVE`.
+Cancellation: generation runs in a worker thread; cancelling the awaiting task returns at
+once and the thread stops at the next generated token (prompt evaluation itself cannot be
+interrupted, so the thread may finish that first, in the background, holding the model).
+Usage comes from llama.cpp's context size and the streamed pieces (one per token; may be
+short by a token when a piece holds two, or when the reply is cut); cost None.
+Must not know: the agent loop, tools' classes, LSP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec, Usage
+from agentls.llm.local import gbnf, model_files
+from agentls.llm.local.grammar import SchemaError, turn_schema
+from agentls.llm.local.prompt import to_local_messages
+
+THREADS_ENV = "AGENTLS_LOCAL_THREADS"
+#: Tokens kept for the tool list prompt.py adds to the system message (~820 for the
+#: 21 built-in tools with the Qwen tokenizer).
+TOOLS_RESERVE = 1024
+INSTALL_HINT = "the local model needs llama-cpp-python: pip install 'agentls[local]'"
+
+
+def threads_from_env(env: dict[str, str] | os._Environ[str] = os.environ) -> int:
+    raw = env.get(THREADS_ENV, "").strip()
+    if not raw:
+        return 1
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{THREADS_ENV} must be a positive integer, got {raw!r}")
+    return int(raw)
+
+
+def _default_llama_factory(**kwargs: Any) -> Any:
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before libggml's OpenMP starts
+    try:
+        from llama_cpp import Llama
+    except ImportError as exc:
+        raise ModelError(f"{INSTALL_HINT} ({exc})") from None
+    return Llama(**kwargs)
+
+
+def parse_output(text: str, acting: bool, usage: Usage, raw: dict[str, Any]) -> ModelTurn:
+    """The turn a constrained output stands for (see the module docstring)."""
+    if acting:
+        try:
+            obj = json.loads(text, strict=False)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and isinstance(obj.get("name"), str):
+            arguments = json.dumps(obj.get("arguments", {}), ensure_ascii=False)
+            call = ToolCall(
+                id=f"call_{uuid.uuid4().hex[:16]}", name=obj["name"], arguments=arguments
+            )
+            return ModelTurn(content=None, tool_calls=[call], usage=usage, raw=raw)
+    return ModelTurn(content=text, usage=usage, raw=raw)
+
+
+class LocalModel:
+    """The embedded model (`local`) or a GGUF file of the user's (`local:/path`)."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        model: model_files.KnownModel | None = None,
+        n_threads: int | None = None,
+        n_ctx: int = 4096,
+        max_tokens: int = 1024,
+        temperature: float = 0.0,
+        seed: int = 0,
+        llama_factory: Callable[..., Any] | None = None,
+        grammar_factory: Callable[[dict[str, Any], Any], Any] | None = None,
+    ) -> None:
+        self._path = Path(path).expanduser() if path is not None else None
+        self._known = model
+        self.name = f"local:{self._path}" if self._path else "local"
+        self.n_threads = n_threads if n_threads is not None else threads_from_env()
+        self.n_ctx = n_ctx
+        self.max_tokens = max_tokens
+        # the history's share: the window less the reply and the tool list added to the prompt
+        self.context_tokens = n_ctx - max_tokens - TOOLS_RESERVE
+        self.temperature = temperature
+        self.seed = seed
+        self._factory = llama_factory or _default_llama_factory
+        self._compile = grammar_factory or gbnf.compile_grammar
+        self._llama: Any = None
+        self._lock = threading.Lock()
+        self._grammars: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ loading
+
+    def prepare(self, progress: model_files.Progress | None = None) -> Path:
+        """The verified model file (assembled on first use). Loads nothing."""
+        if self._path is not None:
+            model_files.check_gguf(self._path)
+            return self._path
+        return model_files.ensure_model(self._known, progress=progress)
+
+    def _loaded(self) -> Any:
+        if self._llama is None:
+            path = self.prepare()
+            try:
+                self._llama = self._factory(
+                    model_path=str(path),
+                    n_ctx=self.n_ctx,
+                    n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads,
+                    seed=self.seed,
+                    verbose=False,
+                )
+            except ModelError:
+                raise
+            except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
+                raise ModelError(f"cannot load the local model {path}: {exc}") from None
+        return self._llama
+
+    def _grammar(self, schema: dict[str, Any], llama: Any) -> Any:
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self._grammars:
+            if len(self._grammars) >= 16:
+                self._grammars.pop(next(iter(self._grammars)))
+            self._grammars[key] = self._compile(schema, llama)
+        return self._grammars[key]
+
+    # ------------------------------------------------------------------ turns
+
+    def _generate(
+        self, messages: list[Message], schema: dict[str, Any] | None, stop: threading.Event
+    ) -> tuple[str, str | None, Usage]:
+        with self._lock:
+            if stop.is_set():
+                return "", "cancelled", Usage()
+            llama = self._loaded()
+            grammar = self._grammar(schema, llama) if schema is not None else None
+            text, finish, pieces = [], None, 0
+            try:
+                stream = llama.create_chat_completion(
+                    messages=messages,
+                    grammar=grammar,
+                    temperature=self.temperature,
+                    max_tokens=self.max_tokens,
+                    seed=self.seed,
+                    stream=True,
+                )
+                try:
+                    for chunk in stream:
+                        if stop.is_set():
+                            finish = "cancelled"
+                            break
+                        choice = chunk["choices"][0]
+                        piece = choice.get("delta", {}).get("content")
+                        if piece:
+                            text.append(piece)
+                            pieces += 1
+                        finish = choice.get("finish_reason") or finish
+                finally:
+                    getattr(stream, "close", lambda: None)()
+            except ModelError:
+                raise
+            except ValueError as exc:  # e.g. "Requested tokens (…) exceed context window of …"
+                raise ModelError(f"local model: {exc} (n_ctx={self.n_ctx})") from None
+            except RuntimeError as exc:
+                raise ModelError(f"local model failed: {exc}") from None
+            # one streamed piece per generated token; the context holds prompt + those
+            n_tokens = int(getattr(llama, "n_tokens", 0))
+            usage = Usage(prompt_tokens=max(n_tokens - pieces, 0), completion_tokens=pieces)
+            return "".join(text), finish, usage
+
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[ToolSpec] | None = None,
+        json_schema: dict[str, Any] | None = None,
+    ) -> ModelTurn:
+        try:
+            schema = turn_schema(tools, json_schema)
+        except SchemaError as exc:
+            raise ModelError(f"the local model cannot constrain this turn: {exc}") from None
+        local_messages = to_local_messages(messages, tools)
+        stop = threading.Event()
+        try:
+            text, finish, usage = await asyncio.to_thread(
+                self._generate, local_messages, schema, stop
+            )
+        except asyncio.CancelledError:
+            stop.set()  # the worker stops at its next token, in the background
+            raise
+        raw = {
+            "model": self.name,
+            "choices": [
+                {"message": {"role": "assistant", "content": text}, "finish_reason": finish}
+            ],
+            "usage": {
+                "prompt_tokens": usage.prompt_tokens,
+                "completion_tokens": usage.completion_tokens,
+            },
+        }
+        return parse_output(text, bool(tools), usage, raw)
+
+    async def aclose(self) -> None:
+        def close() -> None:
+            with self._lock:
+                llama, self._llama = self._llama, None
+                self._grammars.clear()
+                if llama is not None and hasattr(llama, "close"):
+                    llama.close()
+
+        await asyncio.to_thread(close)

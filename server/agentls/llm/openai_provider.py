@@ -1,0 +1,197 @@
+"""`openai:<model>`: any OpenAI-compatible endpoint through the official `openai` SDK.
+
+Every turn is one `POST {base}/chat/completions` (DESIGN §6). An acting turn passes
+`tools` with `tool_choice: "auto"` (native function calling; the agent checks that exactly
+one call came back); a planning turn passes no tools and no response format, so that any
+compatible server works (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, a recording).
+Streaming (`stream=True`, tool-call deltas assembled by index) or not, per constructor.
+The API key comes from the environment variable named by `api_key_env`; a custom base URL
+may do without one ("not-needed" is sent). SDK errors become ModelError with the cause.
+Must not know: the agent loop, tools' internals, LSP.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any
+
+import openai
+
+from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec, Usage
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def _is_default(base_url: str | None) -> bool:
+    return base_url is None or base_url.rstrip("/").startswith("https://api.openai.com")
+
+
+class OpenAIModel:
+    """One model behind an OpenAI-compatible chat-completions endpoint."""
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        api_key_env: str = "OPENAI_API_KEY",
+        stream: bool = False,
+        context_tokens: int = 32_000,
+        timeout_s: float = 300.0,
+        max_retries: int = 2,
+    ) -> None:
+        self.model = model
+        self.name = f"openai:{model}"
+        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.api_key_env = api_key_env
+        self.stream = stream
+        self.context_tokens = context_tokens
+        self._explicit_key = api_key
+        self._custom_url = not _is_default(base_url)
+        self._timeout_s = timeout_s
+        self._max_retries = max_retries
+        self._client: openai.AsyncOpenAI | None = None
+
+    def _api_key(self) -> str:
+        key = self._explicit_key or os.environ.get(self.api_key_env, "")
+        if key:
+            return key
+        if self._custom_url:
+            return "not-needed"  # local servers (Ollama, vLLM, llama.cpp) ignore it
+        raise ModelError(
+            f"no API key for {self.base_url}: set the environment variable {self.api_key_env} "
+            "(or point the base URL at a server that needs none)"
+        )
+
+    def _get_client(self) -> openai.AsyncOpenAI:
+        if self._client is None:
+            self._client = openai.AsyncOpenAI(
+                api_key=self._api_key(),
+                base_url=self.base_url,
+                timeout=self._timeout_s,
+                max_retries=self._max_retries,
+            )
+        return self._client
+
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[ToolSpec] | None = None,
+        json_schema: dict[str, Any] | None = None,  # not sent: see the module docstring
+    ) -> ModelTurn:
+        client = self._get_client()
+        request: dict[str, Any] = {"model": self.model, "messages": messages}
+        if tools:
+            request["tools"] = tools
+            request["tool_choice"] = "auto"
+        try:
+            if self.stream:
+                return await self._streamed(client, request)
+            response = await client.chat.completions.create(**request)
+            if not hasattr(response, "model_dump"):  # e.g. an HTML page from a proxy
+                raise ModelError(f"the endpoint at {self.base_url} did not answer with JSON")
+            return self._turn(response.model_dump(mode="json", exclude_none=True))
+        except openai.OpenAIError as exc:
+            raise self._error(exc) from None
+
+    async def _streamed(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> ModelTurn:
+        stream = await client.chat.completions.create(
+            **request, stream=True, stream_options={"include_usage": True}
+        )
+        content: list[str] = []
+        calls: dict[int, dict[str, Any]] = {}
+        usage: dict[str, Any] = {}
+        finish: str | None = None
+        async for chunk in stream:
+            data = chunk.model_dump(mode="json", exclude_none=True)
+            usage = data.get("usage") or usage
+            for choice in data.get("choices") or []:
+                finish = choice.get("finish_reason") or finish
+                delta = choice.get("delta") or {}
+                if delta.get("content"):
+                    content.append(delta["content"])
+                for part in delta.get("tool_calls") or []:
+                    index = part.get("index")
+                    index = len(calls) if index is None else int(index)
+                    call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                    call["id"] = part.get("id") or call["id"]
+                    fn = part.get("function") or {}
+                    call["name"] += fn.get("name") or ""
+                    call["arguments"] += fn.get("arguments") or ""
+        message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
+        if calls:
+            message["tool_calls"] = [
+                {
+                    "id": c["id"],
+                    "type": "function",
+                    "function": {"name": c["name"], "arguments": c["arguments"]},
+                }
+                for _, c in sorted(calls.items())
+            ]
+        raw = {"model": self.model, "streamed": True, "usage": usage}
+        raw["choices"] = [{"index": 0, "message": message, "finish_reason": finish}]
+        return self._turn(raw)
+
+    def _turn(self, raw: dict[str, Any]) -> ModelTurn:
+        choices = raw.get("choices") or []
+        if not choices:
+            raise ModelError(f"the endpoint at {self.base_url} returned no choices")
+        message = choices[0].get("message") or {}
+        calls = [
+            ToolCall(
+                id=c.get("id") or f"call_{uuid.uuid4().hex[:16]}",
+                name=(c.get("function") or {}).get("name") or "",
+                arguments=(c.get("function") or {}).get("arguments") or "{}",
+            )
+            for c in message.get("tool_calls") or []
+        ]
+        u = raw.get("usage") or {}
+        usage = Usage(
+            prompt_tokens=int(u.get("prompt_tokens") or 0),
+            completion_tokens=int(u.get("completion_tokens") or 0),
+        )
+        return ModelTurn(content=message.get("content"), tool_calls=calls, usage=usage, raw=raw)
+
+    def _error(self, exc: openai.OpenAIError) -> ModelError:
+        where = f"the model endpoint at {self.base_url}"
+        if isinstance(exc, openai.APITimeoutError):
+            return ModelError(f"{where} did not answer within {self._timeout_s:g} s")
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelError(
+                f"cannot reach {where} (is the server running? check the base URL): {exc}"
+            )
+        if isinstance(exc, openai.AuthenticationError):
+            return ModelError(
+                f"{where} rejected the API key (HTTP 401): check the key in the environment "
+                f"variable {self.api_key_env}"
+            )
+        if isinstance(exc, openai.PermissionDeniedError):
+            return ModelError(
+                f"{where} refused access (HTTP 403) with the key in {self.api_key_env}: {_detail(exc)}"
+            )
+        if isinstance(exc, openai.NotFoundError):
+            return ModelError(
+                f"{where} has no model {self.model!r} or no /chat/completions (HTTP 404): {_detail(exc)}"
+            )
+        if isinstance(exc, openai.RateLimitError):
+            return ModelError(f"{where} is rate limiting (HTTP 429): {_detail(exc)}")
+        if isinstance(exc, openai.APIStatusError):
+            return ModelError(f"{where} answered HTTP {exc.status_code}: {_detail(exc)}")
+        return ModelError(f"{where} failed: {exc}")
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.close()
+
+
+def _detail(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+    return str(exc.message)
