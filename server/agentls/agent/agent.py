@@ -1,0 +1,261 @@
+"""The Agent: one run of the task loop over a workspace, observable through events.
+
+It builds the run's ToolContext (workspace, permissions from `settings.mode`, run id,
+approval, the proposal store, index, memory, the cancel event, the proposal timeout),
+creates the built-in components as attributes and collects them (plus any given ones),
+runs the loop, and emits `RunEvent`s: `status`, `task`, `thought`, `tool_call`,
+`tool_result`, `proposal` (this run's proposals, created or resolved, forwarded from the
+ProposalStore's listeners), `error`, and `finished` last. Events are delivered on the
+event loop's thread; an `on_event` callback must not block it.
+
+`cancel()` may be called from any thread: the status becomes `cancelled` at once, the
+model call is abandoned, the ToolContext's cancel event is set (the executor tells the
+running tool to stop and the sandbox kills its process tree; the run waits briefly for
+it), and the run's proposals still pending are rejected with the comment "the run was
+cancelled" — nothing is applied after a cancel. Runs that end otherwise leave pending
+proposals pending (with approval `never` that is the point). The agent never talks to an
+editor. Must not know: pygls/lsprotocol, the CLI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from agentls.agent.builtin import (
+    BudgetsComponent,
+    EditorContextComponent,
+    HistoryComponent,
+    MemoryComponent,
+    SystemComponent,
+    ToolsComponent,
+    WatchdogComponent,
+)
+from agentls.agent.components import AgentComponent
+from agentls.agent.context import RunContext, RunSettings
+from agentls.agent.events import RunEvent
+from agentls.agent.loop import TaskLoop
+from agentls.agent.outcomes import RunStop
+from agentls.agent.pipeline import Pipeline, collect_components
+from agentls.agent.run import EditorContext, RunState, Status
+from agentls.llm.base import ChatModel
+from agentls.tools.audit import AuditLog
+from agentls.tools.base import ToolContext
+from agentls.tools.executor import ToolExecutor
+from agentls.tools.permissions import PermissionSet
+from agentls.tools.proposals import ProposalStore
+from agentls.tools.registry import ToolRegistry, default_registry
+from agentls.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+    from agentls.tools.knowledge.memory import MemoryStore
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Agent", "EditorContext", "RunEvent", "RunSettings", "RunState"]
+
+CANCEL_COMMENT = "the run was cancelled"
+
+
+class Agent:
+    def __init__(
+        self,
+        *,
+        workspace: Workspace,
+        model: ChatModel,
+        settings: RunSettings,
+        registry: ToolRegistry | None = None,
+        executor: ToolExecutor | None = None,
+        proposals: ProposalStore | None = None,
+        index: WorkspaceIndex | None = None,
+        memory: MemoryStore | None = None,
+        on_event: Callable[[RunEvent], None] | None = None,
+        components: list[AgentComponent] | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        self.run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
+        self.model = model
+        self.settings = settings
+        self.on_event = on_event
+        registry = registry or (executor.registry if executor else default_registry())
+        self.executor = executor or ToolExecutor(registry, AuditLog.for_workspace(workspace.root))
+        self.proposals = proposals or ProposalStore(workspace)
+        self.tool_context = ToolContext(
+            workspace=workspace,
+            permissions=PermissionSet.for_mode(settings.mode),
+            run_id=self.run_id,
+            approval=settings.approval,
+            proposals=self.proposals,
+            index=index,
+            memory=memory,
+            extra={"proposal_timeout_s": settings.proposal_timeout_s},
+        )
+        self.state = RunState(self.run_id, goal="")
+        self.context = RunContext(
+            goal="",
+            settings=settings,
+            state=self.state,
+            tools=self.tool_context,
+            context_tokens=model.context_tokens,
+        )
+        run = self.context
+        # The built-in components, found by collect_components in this order.
+        self.system = SystemComponent(run)
+        self.tools = ToolsComponent(registry, self.executor, self.tool_context)
+        self.memory = MemoryComponent(run)
+        self.editor_context = EditorContextComponent(run)
+        self.history = HistoryComponent(run)
+        self.budgets = BudgetsComponent(run)
+        self.watchdog = WatchdogComponent(settings.watchdog_repeats)
+        self.pipeline = Pipeline(
+            [*collect_components(self), *(components or [])], retry_limit=settings.retry_limit
+        )
+        self._lock = threading.Lock()
+        self._started = False
+        self._cancel_requested = False
+        self._finished = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
+        self._cancel_event: asyncio.Event | None = None
+        self._early: dict[str, dict[str, Any]] = {}
+        self._own_memory = memory is None
+
+    # --- running -----------------------------------------------------------------------
+    async def run(self, goal: str, context: EditorContext | None = None) -> RunState:
+        """Run the goal to its end; the final state (also `self.state`)."""
+        with self._lock:
+            if self._started:
+                raise RuntimeError("an Agent runs once; create a new one for another goal")
+            self._started = True
+        self.state.goal = self.context.goal = goal
+        self.context.editor = context
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        self._cancel_event = cancel = asyncio.Event()
+        self.proposals.add_listener(self._on_proposal)
+        self._emit("status", {"status": "running", "goal": goal})
+        outside: BaseException | None = None
+        try:
+            if self._cancel_requested:
+                raise asyncio.CancelledError("cancelled before it started")
+            loop = TaskLoop(self.context, self.pipeline, self.model, self._emit, cancel)
+            summary = await loop.execute()
+            self._end("completed", summary=summary)
+        except RunStop as stop:
+            self._emit("error", {"type": stop.status, "message": stop.message})
+            self._end(stop.status, error=stop.message, summary=self._partial(stop.message))
+        except asyncio.CancelledError as exc:
+            if not self._cancel_requested:  # our caller cancelled us: finish, then pass it on
+                outside = exc
+                self.tool_context.cancel.set()
+            self._end("cancelled", error="cancelled")
+        except Exception as exc:  # never crash the caller: the run fails with the reason
+            log.exception("run %s failed", self.run_id)
+            message = f"internal error: {type(exc).__name__}: {exc}"
+            self._emit("error", {"type": "internal", "message": message})
+            self._end("failed", error=message)
+        finally:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(0)  # deliver proposal events queued by tool threads
+            self._finish()
+        if outside is not None:
+            raise outside
+        return self.state
+
+    def cancel(self) -> None:
+        """Stop the run now (thread-safe, idempotent)."""
+        with self._lock:
+            self._cancel_requested = True
+            if self._started and not self.state.done:
+                self.state.end("cancelled", error="cancelled")
+        self.tool_context.cancel.set()
+        loop, event = self._loop, self._cancel_event
+        if loop is not None and event is not None:
+            with contextlib.suppress(RuntimeError):  # a closed loop: the run is over
+                loop.call_soon_threadsafe(event.set)
+
+    @property
+    def trace(self) -> list[str]:
+        """The pipeline trace (protocols, components that ran, failures)."""
+        return self.pipeline.trace
+
+    # --- ending ------------------------------------------------------------------------
+    def _end(self, status: Status, *, summary: str | None = None, error: str | None = None) -> None:
+        with self._lock:
+            if not self.state.done:
+                self.state.end(status, summary=summary, error=error)
+
+    def _partial(self, reason: str) -> str:
+        done = [f"- {t.title}: {t.result}" for t in self.state.tasks if t.status == "done"]
+        return reason + ("\nDone before it stopped:\n" + "\n".join(done) if done else "")
+
+    def _finish(self) -> None:
+        state = self.state
+        cancelled = state.status == "cancelled"
+        for index, task in enumerate(state.tasks):
+            if task.status in ("running", "pending"):
+                task.move("skipped" if cancelled or task.status == "pending" else "failed")
+                self._emit("task", {"index": index, **task.to_dict()})
+        if cancelled:
+            for proposal in self.proposals.list(self.run_id):
+                if proposal.status == "pending":
+                    with contextlib.suppress(KeyError, ValueError):
+                        self.proposals.resolve(proposal.id, "rejected", CANCEL_COMMENT)
+        self.proposals.remove_listener(self._on_proposal)
+        if self._own_memory and self.tool_context.memory is not None:
+            self.tool_context.memory.close()  # opened for this run by the memory component
+        self._emit(
+            "finished",
+            {
+                "status": state.status,
+                "summary": state.summary,
+                "error": state.error,
+                "steps": state.steps,
+                "usage": {
+                    "promptTokens": state.usage.prompt_tokens,
+                    "completionTokens": state.usage.completion_tokens,
+                    "cost": state.usage.cost,
+                },
+            },
+        )
+        self._finished = True
+
+    # --- events --------------------------------------------------------------------------
+    def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        if self._finished or self.on_event is None:
+            return
+        try:
+            self.on_event(RunEvent(self.run_id, kind, data))
+        except Exception:  # a listener's bug must not stop the run
+            log.exception("on_event failed for a %s event of run %s", kind, self.run_id)
+
+    def _on_proposal(self, event: dict[str, Any]) -> None:
+        """A ProposalStore listener (any thread): forward this run's proposal events."""
+        proposal = event.get("proposal") or {}
+        if proposal.get("runId") != self.run_id:
+            return
+        if threading.get_ident() == self._loop_thread:
+            self._proposal_event(event)
+        elif self._loop is not None:
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._proposal_event, event)
+
+    def _proposal_event(self, event: dict[str, Any]) -> None:
+        proposal, action = event["proposal"], event.get("action")
+        known = proposal["id"] in self.state.proposals
+        if action != "created" and not known:
+            # Another listener resolved it while the store was still announcing it.
+            self._early[proposal["id"]] = event
+            return
+        if action == "created" and not known:
+            self.state.proposals.append(proposal["id"])
+        self._emit("proposal", {"action": action, "proposal": proposal})
+        early = self._early.pop(proposal["id"], None) if action == "created" else None
+        if early is not None:
+            self._emit("proposal", {"action": early.get("action"), "proposal": early["proposal"]})

@@ -1,0 +1,26 @@
+"""The built-in components, one per file: system directives and `finish`, the tools as
+commands, short-term history, long-term memory, the editor context, the watchdog and the
+budgets. The Agent creates them for each run (agent.py).
+Must not know: the loop's internals, LSP.
+"""
+
+from __future__ import annotations
+
+from agentls.agent.builtin.budgets import BudgetsComponent
+from agentls.agent.builtin.editor_context import EditorContextComponent
+from agentls.agent.builtin.history import HistoryComponent
+from agentls.agent.builtin.memory import MemoryComponent
+from agentls.agent.builtin.system import SystemComponent
+from agentls.agent.builtin.tools import ToolsComponent, tool_command
+from agentls.agent.builtin.watchdog import WatchdogComponent
+
+__all__ = [
+    "BudgetsComponent",
+    "EditorContextComponent",
+    "HistoryComponent",
+    "MemoryComponent",
+    "SystemComponent",
+    "ToolsComponent",
+    "WatchdogComponent",
+    "tool_command",
+]

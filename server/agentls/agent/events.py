@@ -1,0 +1,33 @@
+"""Run events: what outsiders (the CLI, the LSP layer) observe of a run.
+
+Kinds (contract): `task` (a task was added or changed status), `thought` (the model's
+text beside a call), `tool_call`, `tool_result`, `proposal` (a proposal of this run was
+created or resolved), `error` (a problem the run reports: a bad reply, a tool error, the
+reason it failed), `finished` (the run ended; always the last event), plus `status` (the run
+started; a model turn is starting: `phase` planning | acting, `steps` so far — for spinners
+and progress).
+`to_dict()` → `{"runId", "kind", **data}`. Must not know: who listens, LSP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+KINDS: Final = frozenset(
+    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RunEvent:
+    run_id: str
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown run event kind {self.kind!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"runId": self.run_id, "kind": self.kind, **self.data}

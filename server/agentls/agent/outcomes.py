@@ -1,0 +1,40 @@
+"""The exceptions that end a run or turn a call away, caught in one place (the loop).
+
+`RunStop` subclasses carry the final status and a message for the user: `BudgetExhausted`
+(steps, loops, tokens, time or cost ran out), `RunFailed` (too many bad replies, the
+watchdog, a model error). `CallRejected` is raised by an `AfterParse` component to keep a
+call from running and tell the model why (the run goes on).
+Must not know: components' internals, tools, models, LSP.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from agentls.agent.run import Status
+
+
+class RunStop(Exception):
+    """Ends the run with `status` and `message`."""
+
+    status: ClassVar[Status] = "failed"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BudgetExhausted(RunStop):
+    status = "budget_exhausted"
+
+
+class RunFailed(RunStop):
+    status = "failed"
+
+
+class CallRejected(Exception):
+    """The parsed call is not run; `message` goes back to the model as the tool result."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

@@ -1,0 +1,77 @@
+"""Budgets (steps, tokens, time, cost) and the watchdog (builtin/budgets.py, builtin/watchdog.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentls.agent.agent import RunSettings
+
+from .conftest import RunAgent, act, finish, plan
+
+READS = [
+    act("read_file", {"path": p}) for p in ["README.md", "src/app.py", "README.md", "src/app.py"]
+]
+
+
+async def test_max_steps_exhausts_the_budget(run_agent: RunAgent) -> None:
+    out = await run_agent([plan("t"), *READS], settings=RunSettings(approval="never", max_steps=2))
+    assert out.state.status == "budget_exhausted"
+    assert out.state.steps == 2
+    assert out.state.error == "step budget exhausted: all 2 acting steps were used"
+    assert len(out.acting()) == 2  # the third acting turn never reached the model
+    assert out.state.tasks[0].status == "failed"
+    assert "Only 1 step(s) left" in out.acting()[1].text()
+
+
+@pytest.mark.parametrize(
+    ("settings", "usage", "fragment"),
+    [
+        (
+            RunSettings(approval="never", token_budget=100),
+            {"prompt_tokens": 40, "completion_tokens": 10},
+            "token budget exhausted: 100",
+        ),
+        (
+            RunSettings(approval="never", cost_budget=0.25),
+            {"prompt_tokens": 1, "completion_tokens": 1, "cost": 0.1},
+            "cost budget exhausted",
+        ),
+    ],
+)
+async def test_token_and_cost_budgets(
+    run_agent: RunAgent, settings: RunSettings, usage: dict, fragment: str
+) -> None:
+    script = [plan("t", usage=usage)] + [
+        act("read_file", {"path": f"f{i}"}, usage=usage) for i in range(5)
+    ]
+    out = await run_agent(script, settings=settings)
+    assert out.state.status == "budget_exhausted"
+    assert out.state.error and fragment in out.state.error
+    assert out.of("error")[-1]["type"] == "budget_exhausted"
+
+
+async def test_time_budget(run_agent: RunAgent) -> None:
+    script = [plan("t"), act("read_file", {"path": "README.md"}, delay_s=0.3), *READS]
+    out = await run_agent(script, settings=RunSettings(approval="never", time_budget_s=0.2))
+    assert out.state.status == "budget_exhausted"
+    assert out.state.error and "time budget exhausted" in out.state.error
+    assert out.of("tool_call") == []  # checked again after the slow reply, before running it
+
+
+async def test_watchdog_warns_then_stops(run_agent: RunAgent) -> None:
+    same = act("read_file", {"path": "README.md"})
+    out = await run_agent([plan("t"), same, same, same, finish(), plan()])
+    assert out.state.status == "failed"
+    assert out.state.error and out.state.error.startswith("watchdog: the model called read_file")
+    assert len(out.of("tool_call")) == 1  # the repeat was not run
+    warning = out.acting()[2].messages[-1]
+    assert warning["role"] == "tool" and "Not run: you have called read_file" in warning["content"]
+    assert [e["type"] for e in out.of("error")] == ["call_rejected", "failed"]
+
+
+async def test_watchdog_is_reset_by_a_different_call(run_agent: RunAgent) -> None:
+    a = act("read_file", {"path": "README.md"})
+    b = act("read_file", {"path": "src/app.py"})
+    out = await run_agent([plan("t"), a, b, a, b, a, finish(), plan()])
+    assert out.state.status == "completed"
+    assert len(out.of("tool_call")) == 6

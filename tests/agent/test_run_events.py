@@ -1,0 +1,150 @@
+"""The run state machine, RunState.to_dict() (the agent/status contract) and the events."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentls.agent.events import KINDS, RunEvent
+from agentls.agent.run import InvalidTransition, RunState, Task
+
+from .conftest import RunAgent, act, finish, plan
+
+
+async def test_events_come_in_order_with_the_contract_kinds(run_agent: RunAgent) -> None:
+    script = [
+        plan("Read it"),
+        act("read_file", {"path": "README.md"}, content="Let me look.", call_id="c1"),
+        finish("read"),
+        plan(),
+    ]
+    out = await run_agent(script, goal="Read the README")
+    assert out.kinds() == [
+        "status",  # started
+        "status",  # planning turn
+        "task",  # added
+        "task",  # running
+        "status",  # acting turn
+        "thought",
+        "tool_call",
+        "tool_result",
+        "status",
+        "tool_call",  # finish
+        "tool_result",
+        "task",  # done
+        "status",  # planning turn: no new tasks
+        "finished",
+    ]
+    assert [e["phase"] for e in out.of("status")[1:]] == [
+        "planning",
+        "acting",
+        "acting",
+        "planning",
+    ]
+    assert [e["steps"] for e in out.of("status")[1:]] == [0, 1, 2, 2]
+    events = [e.to_dict() for e in out.events if e.kind != "status"]
+    assert all(e["runId"] == out.state.run_id for e in events)
+    assert events[0] == {
+        "runId": out.state.run_id,
+        "kind": "task",
+        "index": 0,
+        "title": "Read it",
+        "status": "pending",
+    }
+    assert events[2]["text"] == "Let me look."
+    assert events[3] | {"runId": "-"} == {
+        "runId": "-",
+        "kind": "tool_call",
+        "task": 0,
+        "id": "c1",
+        "name": "read_file",
+        "arguments": {"path": "README.md"},
+    }
+    assert events[4]["ok"] is True and events[4]["output"]["content"].startswith("# demo")
+    assert events[7]["status"] == "done" and events[7]["result"] == "read"
+    assert events[-1]["status"] == "completed" and events[-1]["summary"] == "read"
+    assert events[-1]["usage"] == {"promptTokens": 40, "completionTokens": 20, "cost": None}
+
+
+async def test_to_dict_has_exactly_the_contract_keys(run_agent: RunAgent) -> None:
+    out = await run_agent([plan("a"), finish("ok"), plan()], goal="g")
+    assert out.state.to_dict() == {
+        "runId": out.state.run_id,
+        "status": "completed",
+        "goal": "g",
+        "tasks": [{"title": "a", "status": "done"}],
+        "steps": 1,
+        "proposals": [],
+        "summary": "ok",
+    }
+
+
+@pytest.mark.parametrize(
+    ("start", "to", "ok"),
+    [
+        ("running", "completed", True),
+        ("running", "failed", True),
+        ("running", "cancelled", True),
+        ("running", "budget_exhausted", True),
+        ("completed", "failed", False),
+        ("cancelled", "completed", False),
+        ("failed", "running", False),
+    ],
+)
+def test_run_transitions(start: str, to: str, ok: bool) -> None:
+    state = RunState("r", "g", status=start)  # type: ignore[arg-type]
+    if ok:
+        state.end(to)  # type: ignore[arg-type]
+        assert state.status == to and state.done
+    else:
+        with pytest.raises(InvalidTransition):
+            state.end(to)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("start", "to", "ok"),
+    [
+        ("pending", "running", True),
+        ("pending", "skipped", True),
+        ("running", "done", True),
+        ("running", "failed", True),
+        ("pending", "done", False),
+        ("done", "running", False),
+        ("skipped", "running", False),
+    ],
+)
+def test_task_transitions(start: str, to: str, ok: bool) -> None:
+    task = Task("t", status=start)  # type: ignore[arg-type]
+    if ok:
+        task.move(to)  # type: ignore[arg-type]
+        assert task.status == to
+    else:
+        with pytest.raises(InvalidTransition):
+            task.move(to)  # type: ignore[arg-type]
+
+
+def test_event_kinds_are_checked() -> None:
+    assert {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished"} <= KINDS
+    assert RunEvent("r", "error", {"message": "m"}).to_dict() == {
+        "runId": "r",
+        "kind": "error",
+        "message": "m",
+    }
+    with pytest.raises(ValueError):
+        RunEvent("r", "gossip")
+
+
+async def test_a_broken_listener_does_not_stop_the_run(make_agent) -> None:  # type: ignore[no-untyped-def]
+    agent, _, _ = make_agent([plan("a"), finish(), plan()])
+
+    def broken(event: RunEvent) -> None:
+        raise RuntimeError("listener bug")
+
+    agent.on_event = broken
+    state = await agent.run("g")
+    assert state.status == "completed"
+
+
+async def test_an_agent_runs_once(run_agent: RunAgent) -> None:
+    out = await run_agent([plan()])
+    with pytest.raises(RuntimeError, match="runs once"):
+        await out.agent.run("again")
