@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from agentls import __version__
 
 #: Modules that export SUBCOMMANDS, in help order.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("agentls.cli.serve", "agentls.cli.tools")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("agentls.cli.serve", "agentls.cli.run", "agentls.cli.tools")
 
 
 @dataclass(frozen=True, slots=True)

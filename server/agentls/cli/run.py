@@ -1,0 +1,206 @@
+"""`agentls run "GOAL"`: a headless agent run (DESIGN §7).
+
+Progress goes to stderr (tasks, tool calls and results, a spinner while the model thinks
+when stderr is a terminal); each proposal is shown as a coloured diff and, with
+`--approve ask` on a terminal, asked about (accept, or reject with a comment that goes back
+to the model); the final summary goes to stdout, or with `--json` one JSON object
+`{runId, status, summary, tasks, steps, proposals}`. Exit 0 only when the run completed.
+Must not know: the loop's internals (it calls Agent and listens to its events).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import sys
+import threading
+from typing import Any
+
+from agentls.cli import Subcommand
+
+APPROVALS = ("ask", "auto", "never")
+MODES = ("read-only", "dev", "ci", "full")
+
+
+def _add(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("goal", help="what the agent should achieve")
+    parser.add_argument("--workspace", default=".", help="the workspace root (default: the current folder)")
+    parser.add_argument("--mode", choices=MODES, default=None, help="permission mode (default: settings, dev)")
+    parser.add_argument("--approve", choices=APPROVALS, default=None, help="proposed edits: ask (default), auto, never")
+    parser.add_argument("--model", default=None, help="openai:<model>, local, local:/path.gguf, replay:<file> (default: local)")
+    parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for openai:<model>")
+    parser.add_argument("--max-steps", type=int, default=None, help="acting turns at most (default 30)")
+    parser.add_argument("--record", default=None, help="append every model turn to FILE (replayable with replay:FILE)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object with the result")
+
+
+class _Progress:
+    """Prints run events on stderr; a spinner runs while the model is thinking."""
+
+    COLORS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self._spin: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.lock = threading.Lock()
+
+    def line(self, text: str) -> None:
+        with self.lock:
+            if self.tty:
+                sys.stderr.write("\r\x1b[K")
+            sys.stderr.write(text.rstrip("\n") + "\n")
+            sys.stderr.flush()
+
+    def diff(self, text: str) -> None:
+        for raw in (text or "(no textual change)\n").splitlines():
+            color = self.COLORS.get(raw[:1], "") if self.tty and not raw.startswith(("+++", "---")) else ""
+            self.line(f"{color}{raw}\x1b[0m" if color else raw)
+
+    def thinking(self, on: bool) -> None:
+        if not self.tty:
+            return
+        if on and self._spin is None:
+            self._stop.clear()
+            self._spin = threading.Thread(target=self._spinner, daemon=True)
+            self._spin.start()
+        elif not on and self._spin is not None:
+            self._stop.set()
+            self._spin.join()
+            self._spin = None
+
+    def _spinner(self) -> None:
+        for ch in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
+            if self._stop.wait(0.1):
+                break
+            with self.lock:
+                sys.stderr.write(f"\r{ch} thinking…")
+                sys.stderr.flush()
+        with self.lock:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _on_event(progress: _Progress) -> Any:
+    def handle(event: Any) -> None:
+        kind, data = event.kind, event.data
+        progress.thinking(False)
+        if kind == "status":  # a model turn is about to start
+            progress.thinking(True)
+            return
+        if kind == "task":
+            progress.line(f"• task [{data.get('status', '')}] {data.get('title', '')}")
+        elif kind == "thought" and data.get("text"):
+            progress.line(f"  … {_short(data['text'])}")
+        elif kind == "tool_call":
+            progress.line(f"  → {data.get('name')}({_short(data.get('arguments', data.get('input', {})), 120)})")
+        elif kind == "tool_result":
+            if data.get("ok", True):
+                progress.line(f"  ← {data.get('name', '')}: {_short(data.get('output', ''), 160)}")
+            else:
+                progress.line(f"  ✗ {data.get('name', '')}: {_short(data.get('error', ''), 160)}")
+        elif kind == "error":
+            progress.line(f"  ! {_short(data.get('message', data), 200)}")
+
+    return handle
+
+
+def _proposal_listener(progress: _Progress, store: Any, interactive: bool) -> Any:
+    def ask(prompt: str) -> str:
+        with progress.lock:
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+        return sys.stdin.readline().strip()
+
+    def listen(event: dict[str, Any]) -> None:
+        proposal = event["proposal"]
+        if event["action"] == "resolved":
+            progress.line(f"  proposal {proposal['id']} {proposal['status']}")
+            return
+        progress.thinking(False)
+        progress.line(f"  proposal {proposal['id']}: {proposal['title']}")
+        progress.diff(proposal.get("diff", ""))
+        if not interactive:
+            return
+        if ask("Apply this change? [y/N] ").lower() in ("y", "yes"):
+            store.resolve(proposal["id"], "accepted")
+        else:
+            comment = ask("Why not? (optional, Enter to skip) ") or None
+            store.resolve(proposal["id"], "rejected", comment)
+
+    return listen
+
+
+def _run(args: argparse.Namespace) -> int:
+    from agentls.agent.agent import Agent, RunSettings
+    from agentls.llm.base import ModelError
+    from agentls.llm.factory import make_model
+    from agentls.settings import Settings
+    from agentls.tools.proposals import ProposalStore
+    from agentls.workspace import Workspace
+
+    if not os.path.isdir(args.workspace):
+        print(f"agentls: workspace {args.workspace!r} is not a directory", file=sys.stderr)
+        return 2
+    defaults = Settings()
+    mode = args.mode or defaults.mode
+    approve = args.approve or defaults.approval
+    if approve == "auto" and mode not in ("dev", "full"):
+        print(f"agentls: --approve auto needs mode dev or full (got {mode}); proposals will wait for a decision", file=sys.stderr)
+        approve = "ask"
+    interactive = approve == "ask" and sys.stdin.isatty()
+    if approve == "ask" and not interactive:
+        print("agentls: no terminal to ask on: proposals stay pending (use --approve auto to apply)", file=sys.stderr)
+    progress = _Progress()
+    workspace = Workspace(args.workspace)
+    store = ProposalStore(workspace)
+    store.add_listener(_proposal_listener(progress, store, interactive))
+    try:
+        model = make_model(
+            args.model or defaults.model,
+            base_url=args.base_url or defaults.base_url,
+            api_key_env=defaults.api_key_env,
+            record=args.record,
+        )
+    except (ValueError, ModelError) as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return 2
+    settings = RunSettings(
+        mode=mode,
+        approval=approve if interactive or approve != "ask" else "never",
+        max_steps=args.max_steps or defaults.max_steps,
+        proposal_timeout_s=defaults.proposal_timeout_s,
+    )
+    agent = Agent(workspace=workspace, model=model, settings=settings, proposals=store, on_event=_on_event(progress))
+
+    async def main() -> Any:
+        try:
+            return await agent.run(args.goal)
+        finally:
+            await model.aclose()
+
+    try:
+        state = asyncio.run(main())
+    except KeyboardInterrupt:
+        agent.cancel()
+        state = agent.state
+    finally:
+        progress.thinking(False)
+    result = state.to_dict()
+    if args.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    else:
+        print(f"[{result['status']}] {result.get('summary') or state.error or ''}".rstrip())
+    return 0 if result["status"] == "completed" else 1
+
+
+SUBCOMMANDS = [Subcommand("run", "run the agent on a goal, headless", _add, _run)]
