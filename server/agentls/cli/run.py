@@ -158,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"agentls: --approve auto needs mode dev or full (got {mode}); proposals will wait for a decision", file=sys.stderr)
         approve = "ask"
     interactive = approve == "ask" and sys.stdin.isatty()
-    if approve == "ask" and not interactive:
+    if approve == "ask" and not interactive and mode in ("dev", "full"):
         print("agentls: no terminal to ask on: proposals stay pending (use --approve auto to apply)", file=sys.stderr)
     progress = _Progress()
     workspace = Workspace(args.workspace)
