@@ -82,3 +82,9 @@ def test_making_models_loads_nothing() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "False"
+
+
+def test_the_embedded_model_is_shared_between_runs() -> None:
+    assert make_model("local") is make_model("local")
+    assert make_model("local:/models/a.gguf") is make_model("local:/models/a.gguf")
+    assert make_model("local:/models/a.gguf") is not make_model("local")

@@ -10,7 +10,13 @@ the first turn. Must not know: the agent loop, tools, LSP.
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 from agentls.llm.base import ChatModel
+
+_LOCAL: dict[str | None, Any] = {}  # one embedded model per file, shared by every run
+_LOCAL_LOCK = threading.Lock()
 
 SPEC_FORMS = "openai:<model>, local, local:/path/to/model.gguf, replay:<file>"
 
@@ -30,13 +36,9 @@ def make_model(
 
         model = OpenAIModel(rest.strip(), base_url, api_key_env=api_key_env)
     elif kind == "local" and not sep:
-        from agentls.llm.local import LocalModel
-
-        model = LocalModel()
+        model = _local(None)
     elif kind == "local" and rest.strip():
-        from agentls.llm.local import LocalModel
-
-        model = LocalModel(rest.strip())
+        model = _local(rest.strip())
     elif kind == "replay" and sep and rest.strip():
         from agentls.llm.replay import ReplayModel
 
@@ -48,3 +50,16 @@ def make_model(
 
         model = Recorder(model, record)
     return model
+
+
+def _local(path: str | None) -> ChatModel:
+    """The embedded model is shared: one `Llama` per file in the process, so runs reuse
+    its loaded weights and prompt prefix (a server runs many). Closing it only frees the
+    weights; the next turn loads them again."""
+    from agentls.llm.local import LocalModel
+
+    with _LOCAL_LOCK:
+        model = _LOCAL.get(path)
+        if model is None:
+            model = _LOCAL[path] = LocalModel(path) if path else LocalModel()
+        return model  # type: ignore[no-any-return]
