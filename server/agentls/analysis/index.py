@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache
+from agentls.analysis import answers, cache, symbols
 from agentls.analysis.build import index_files
 from agentls.analysis.grammar import (
     apply_edits,
@@ -280,11 +280,11 @@ class WorkspaceIndex(IndexTables):
     def document_symbols(self, path: str) -> list[SymbolNode]:
         with self._lock:
             rel = self._rel(path)
-            return answers.document_symbols(self, rel) if rel else []
+            return symbols.document_symbols(self, rel) if rel else []
 
     def workspace_symbols(self, query: str, limit: int = 100) -> list[Location]:
         with self._lock:
-            return answers.workspace_symbols(self, query, limit)
+            return symbols.workspace_symbols(self, query, limit)
 
     def dependency_graph(self, path: str | None = None) -> DependencyGraph:
         with self._lock:
@@ -296,4 +296,4 @@ class WorkspaceIndex(IndexTables):
 
     def outline(self, path: str, max_depth: int = 3) -> dict[str, Any]:
         with self._lock:
-            return answers.outline(self, self.workspace.relative(path), max_depth)
+            return symbols.outline(self, self.workspace.relative(path), max_depth)
