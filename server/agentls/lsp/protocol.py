@@ -1,5 +1,5 @@
 """The JSON-RPC protocol of the server: pygls' LanguageServerProtocol, plus an answer
-to requests whose params cannot be decoded.
+to requests whose params cannot be decoded, and plain-JSON params for `agent/*`.
 
 pygls 2.1 logs such a request and sends nothing, so the editor waits for its own
 timeout. Here the request gets a JSON-RPC error (-32602 Invalid Params, with the
@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCRequestMessage, LanguageServerProtocol
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,10 @@ class _Answered:
 
 class AgentProtocol(LanguageServerProtocol):
     def structure_message(self, data: dict[str, Any]) -> Any:
+        if isinstance(data, dict) and "id" in data and str(data.get("method", "")).startswith("agent/"):
+            # agent/* params stay plain JSON: pygls would turn them into namedtuples, which
+            # renames keys that are not identifiers (a tool's input may hold any key).
+            return JsonRPCRequestMessage(id=data["id"], method=data["method"], jsonrpc=data.get("jsonrpc", "2.0"), params=data.get("params"))
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:

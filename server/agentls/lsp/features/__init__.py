@@ -15,6 +15,16 @@ MODULES = (
     "document_symbol",
     "workspace_symbol",
     "hover",
+    "code_action",
+    "execute_command",
+    "agent_run",
+    "agent_status",
+    "agent_cancel",
+    "agent_tools",
+    "agent_execute_tool",
+    "agent_proposals",
+    "agent_resolve_proposal",
+    "agent_shutdown",
 )
 
 

@@ -1,0 +1,51 @@
+"""`agent/run {goal, mode?, approval?, maxSteps?, context?: {uri, range?}}` → `{runId}`.
+
+The run goes on in the background (RunManager); `context.uri` picks the workspace folder
+and the editor context (path, range, selected text), else the first folder is used. A
+`workDoneToken` in the params is used for the run's progress. Bad params → JSON-RPC
+-32602 naming the field; no workspace folder → -32803. `start_from_params` is shared with
+the `agentls.agent.run` command (execute_command.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentls.agent.run import EditorContext
+from agentls.lsp.params import AgentRequestError, choice, fields, integer, lsp_range, text
+from agentls.lsp.runs import APPROVALS, MAX_STEPS_LIMIT, RunManager
+from agentls.lsp.server import AgentLanguageServer
+from agentls.tools.permissions import MODES
+
+METHOD = "agent/run"
+
+
+async def start_from_params(ls: AgentLanguageServer, params: Any) -> dict[str, Any]:
+    """Check the `agent/run` params, start the run; `{runId}`."""
+    data = fields(params, METHOD)
+    goal = text(data, "goal", METHOD, required=True) or ""
+    mode = choice(data, "mode", MODES, METHOD)
+    approval = choice(data, "approval", APPROVALS, METHOD)
+    max_steps = integer(data, "maxSteps", METHOD, 1, MAX_STEPS_LIMIT)
+    context = data.get("context")
+    if context is not None and not isinstance(context, dict):
+        raise AgentRequestError(f"{METHOD}: 'context' must be an object {{uri, range?}}", "context")
+    manager = RunManager.of(ls)
+    editor: EditorContext | None = None
+    if context is None:
+        project, _ = manager.project_for(None)
+    else:
+        uri = text(context, "uri", METHOD, required=True) or ""
+        project, rel = manager.project_for(uri)
+        rng = context.get("range")
+        rng = lsp_range(rng, "context.range", METHOD) if rng is not None else None
+        editor = manager.editor_context(project, rel or "", rng)
+    token = data.get("workDoneToken")
+    run_id = manager.start(project, goal, mode, approval, max_steps, editor, progress_token=token)
+    return {"runId": run_id}
+
+
+def register(server: AgentLanguageServer) -> None:
+    @server.feature(METHOD)
+    async def agent_run(ls: AgentLanguageServer, params: Any) -> dict[str, Any]:
+        return await start_from_params(ls, params)

@@ -1,0 +1,21 @@
+"""`shutdown`: stop the agent before the server exits — every run is cancelled (its
+pending proposals rejected, its `finished` event sent while the client still listens),
+tool calls are told to stop, shared models are closed. Without this, a run waiting for a
+decision would keep a worker thread, and so the process, alive after `exit`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from agentls.lsp.runs import RunManager
+from agentls.lsp.server import AgentLanguageServer
+
+
+def register(server: AgentLanguageServer) -> None:
+    @server.feature(lsp.SHUTDOWN)
+    async def shutdown(ls: AgentLanguageServer, params: Any) -> None:
+        manager = getattr(ls, "runs", None)
+        if isinstance(manager, RunManager):
+            await manager.shutdown()

@@ -1,0 +1,28 @@
+"""`workspace/executeCommand`: `agentls.agent.run {goal, mode?, approval?, maxSteps?,
+context?: {uri, range?}}` starts an agent run (what the code actions run) → `{runId}`;
+`agentls.agent.cancel {runId}` cancels one. The same as `agent/run` / `agent/cancel`
+for clients that only speak standard LSP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentls.lsp.server import AgentLanguageServer
+
+RUN = "agentls.agent.run"
+CANCEL = "agentls.agent.cancel"
+
+
+def register(server: AgentLanguageServer) -> None:
+    @server.command(RUN)
+    async def run(ls: AgentLanguageServer, argument: Any) -> dict[str, Any]:
+        from agentls.lsp.features.agent_run import start_from_params
+
+        return await start_from_params(ls, argument)
+
+    @server.command(CANCEL)
+    async def cancel(ls: AgentLanguageServer, argument: Any) -> dict[str, Any]:
+        from agentls.lsp.features.agent_cancel import cancel_from_params
+
+        return await cancel_from_params(ls, argument)
