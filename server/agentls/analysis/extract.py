@@ -11,10 +11,10 @@ import re
 from bisect import bisect_right
 from typing import Any
 
+from agentls.analysis.imports import import_records
 from agentls.analysis.model import (
     BLOCK,
     MODULE,
-    Export,
     FileIndex,
     Import,
     Scope,
@@ -249,7 +249,7 @@ def build(
             s = scopes[s].parent
         sym.parent = scopes[s].owner if s > 0 else -1
 
-    imports, exports = _imports(data, import_caps, export_caps, sc, symbols, seen)
+    imports, exports = import_records(data, import_caps, export_caps, sc.innermost, symbols, seen)
     symbols, imports = canonical(scopes, symbols, imports)
     names, occ_name, occ_start, occ_recv = occurrences(data, refs, spec) if refs is not None else (None, None, None, None)
     return FileIndex(
@@ -292,67 +292,3 @@ def canonical(scopes: list[Scope], symbols: list[Symbol], imports: list[Import])
         if imp.symbol >= 0:
             imp.symbol = pos[imp.symbol]
     return out, imps
-
-
-def _imports(
-    data: bytes,
-    import_caps: list[dict[str, list[Any]]],
-    export_caps: list[dict[str, list[Any]]],
-    sc: _Scopes,
-    symbols: list[Symbol],
-    seen: set[tuple[int, bool]],
-) -> tuple[list[Import], list[Export]]:
-    imports: list[Import] = []
-    for caps in import_caps:
-        reexport = "reexport" in caps
-        prefix = "reexport." if reexport else "import."
-        stmt = caps["reexport" if reexport else "import"][0]
-        frm = caps.get(prefix + "from")
-        module_node = caps.get(prefix + "module")
-        source = frm or module_node
-        module = _SPACES.sub("", _text(data, source[0])) if source else ""
-        name_node = caps.get(prefix + "name")
-        alias_node = caps.get(prefix + "alias")
-        scope = sc.innermost(stmt.start_byte)
-        imp = Import(module=module, name=None, alias=None, start=stmt.start_byte, end=stmt.end_byte, scope=scope, reexport=reexport)
-        bind: Any = None
-        if prefix + "star" in caps:
-            imp.star = True
-        elif prefix + "default" in caps:
-            imp.name, bind = "default", caps[prefix + "default"][0]
-            imp.alias = _text(data, bind)
-        elif prefix + "namespace" in caps:
-            bind = caps[prefix + "namespace"][0]
-            imp.alias = _text(data, bind)
-        elif name_node:
-            imp.name = _SPACES.sub("", _text(data, name_node[0]))
-            bind = alias_node[0] if alias_node else name_node[0]
-            imp.alias = _text(data, alias_node[0]) if alias_node else imp.name
-        elif module_node:  # python `import a.b.c` binds `a`; `import a.b as x` binds x
-            bind = alias_node[0] if alias_node else module_node[0]
-            imp.alias = _text(data, alias_node[0]) if alias_node else module.split(".")[0]
-        if bind is not None and not reexport:
-            sel = bind.start_byte
-            if (sel, False) not in seen and imp.alias:
-                seen.add((sel, False))
-                imp.symbol = len(symbols)
-                symbols.append(
-                    Symbol(
-                        name=imp.alias,
-                        kind="import",
-                        start=stmt.start_byte,
-                        end=stmt.end_byte,
-                        sel_start=sel,
-                        sel_end=sel + len(imp.alias.encode("utf-8")),
-                        scope=scope,
-                        target=len(imports),
-                    )
-                )
-        imports.append(imp)
-    exports: list[Export] = []
-    for caps in export_caps:
-        local = caps.get("export.local") or caps.get("export.name")
-        name = caps.get("export.name") or local
-        if local and name:
-            exports.append(Export(name=_text(data, name[0]), local=_text(data, local[0])))
-    return imports, exports

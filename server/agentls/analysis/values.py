@@ -86,15 +86,10 @@ class Values:
     def enclosing_class(self, path: str, offset: int) -> Value | None:
         fi = self.ix.files[path]
         s = self.innermost_scope(fi, offset)
-        seen_function = False
         while s > 0:
             scope = fi.scopes[s]
             if scope.kind == CLASS:
                 return Value("instance", path, scope.owner) if scope.owner >= 0 else None
-            if scope.kind == "function":
-                if seen_function and self.ix.module_system(path) == "python":
-                    pass
-                seen_function = True
             s = scope.parent
         return None
 

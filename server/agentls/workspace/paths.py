@@ -64,11 +64,3 @@ def to_relative(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> s
     resolved = confine(root, path, allow_absolute=True)
     rel = resolved.relative_to(_real_root(root)).as_posix()
     return rel or "."
-
-
-def is_inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
-    try:
-        confine(root, path, allow_absolute=True)
-    except PathOutsideWorkspace:
-        return False
-    return True
