@@ -1,0 +1,228 @@
+/**
+ * Every name the extension shares with the server or with VS Code, declared once:
+ * the `agent/*` requests and notifications (DESIGN §4, §5) as typed vscode-languageclient
+ * RequestType/NotificationType, their payloads, the command ids (DESIGN §8, mirrored in
+ * package.json), view ids, URI schemes and context keys.
+ * Must not know: VS Code's UI (this module imports no `vscode`), so the unit tests use it.
+ */
+
+import { NotificationType, RequestType } from "vscode-languageclient";
+
+// --- settings (DESIGN §5: initializationOptions = workspace/configuration section) --------
+export const SECTION = "agentls";
+export type Mode = "read-only" | "dev" | "ci" | "full";
+export type Approval = "ask" | "auto" | "never";
+export const MODES: readonly Mode[] = ["read-only", "dev", "ci", "full"];
+export const APPROVALS: readonly Approval[] = ["ask", "auto", "never"];
+
+// --- commands (contract ids; titles live in package.json) ---------------------------------
+export const Commands = {
+  runGoal: "agentls.runGoal",
+  cancelRun: "agentls.cancelRun",
+  showTasks: "agentls.showTasks",
+  showTools: "agentls.showTools",
+  showDependencyGraph: "agentls.showDependencyGraph",
+  setApiKey: "agentls.setApiKey",
+  restartServer: "agentls.restartServer",
+  acceptProposal: "agentls.acceptProposal",
+  rejectProposal: "agentls.rejectProposal",
+  acceptHunks: "agentls.acceptHunks",
+  undoRun: "agentls.undoRun",
+  openProposal: "agentls.openProposal",
+  openTranscript: "agentls.openTranscript",
+  showOutput: "agentls.showOutput",
+} as const;
+
+/** Commands the server registers (workspace/executeCommand); the code actions use them. */
+export const ServerCommands = {
+  run: "agentls.agent.run",
+  cancel: "agentls.agent.cancel",
+} as const;
+
+// --- views, schemes, context keys -------------------------------------------------------------
+export const Views = {
+  container: "agentls",
+  agent: "agentls.agentView",
+  runs: "agentls.runs",
+  proposals: "agentls.proposals",
+} as const;
+
+export const Schemes = {
+  /** The proposed side of a diff: agentls-proposal:/<path>?id=<proposalId> */
+  proposal: "agentls-proposal",
+  /** The original side of a diff for a file that does not exist yet (empty). */
+  original: "agentls-original",
+  /** A run's transcript as a read-only document: agentls-transcript:/<runId>.md */
+  transcript: "agentls-transcript",
+} as const;
+
+export const ContextKeys = {
+  pendingProposals: "agentls.pendingProposals",
+  proposalHasHunks: "agentls.proposalHasHunks",
+  runActive: "agentls.runActive",
+  trusted: "agentls.trusted",
+} as const;
+
+export const SECRET_API_KEY = "agentls.apiKey";
+
+// --- payloads -------------------------------------------------------------------------------
+export interface Position {
+  line: number;
+  character: number;
+}
+export interface Range {
+  start: Position;
+  end: Position;
+}
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+export interface TextDocumentEdit {
+  textDocument: { uri: string; version: number | null };
+  edits: TextEdit[];
+}
+export interface CreateFile {
+  kind: "create";
+  uri: string;
+  options?: { overwrite?: boolean; ignoreIfExists?: boolean };
+}
+export interface WorkspaceEditJson {
+  documentChanges?: (TextDocumentEdit | CreateFile)[];
+  changes?: Record<string, TextEdit[]>;
+}
+/** DESIGN §4 per-hunk review: each hunk's TextEdits against the same document version. */
+export interface Hunk {
+  index: number;
+  uri: string;
+  diff: string;
+  edits: TextEdit[];
+}
+
+export type ProposalStatus = "pending" | "applied" | "rejected" | "stale";
+
+/** `agent/proposal {id, runId, uri, title, diff, edit, hunks?}` */
+export interface ProposalParams {
+  id: string;
+  runId: string | null;
+  uri: string;
+  title: string;
+  diff: string;
+  edit: WorkspaceEditJson;
+  hunks?: Hunk[];
+}
+
+/** An entry of `agent/proposals` (ProposalParams plus its state). */
+export interface ProposalInfo extends ProposalParams {
+  path?: string;
+  status: ProposalStatus;
+  comment?: string | null;
+  note?: string | null;
+  createdAt?: number;
+}
+
+export type RunStatus = "running" | "completed" | "failed" | "cancelled" | "budget_exhausted";
+export type TaskStatus = "pending" | "running" | "done" | "failed" | "skipped";
+
+export interface AgentRunParams {
+  goal: string;
+  mode?: Mode;
+  approval?: Approval;
+  maxSteps?: number;
+  context?: { uri: string; range?: Range };
+}
+
+export interface AgentStatusResult {
+  runId: string;
+  status: RunStatus;
+  goal: string;
+  tasks: { title: string; status: TaskStatus; result?: string | null }[];
+  steps: number;
+  proposals: string[];
+  summary?: string | null;
+  error?: string | null;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  category: string;
+  inputSchema: unknown;
+  outputSchema: unknown;
+  permissions: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+}
+
+export type ToolError = { type: "validation" | "runtime" | "permission"; message: string; tool: string };
+export type ExecuteToolResult = { ok: true; output: unknown } | { ok: false; error: ToolError };
+
+/**
+ * `agent/event {runId, kind, ...}`. Kinds (server agent/events.py): status, task, thought,
+ * tool_call, tool_result, proposal, error, finished.
+ */
+export type AgentEvent =
+  | { runId: string; kind: "status"; status: RunStatus; goal?: string; phase?: "planning" | "acting"; steps?: number }
+  | { runId: string; kind: "task"; index: number; title: string; status: TaskStatus; result?: string | null }
+  | { runId: string; kind: "thought"; task?: number; text: string }
+  | { runId: string; kind: "tool_call"; task?: number; id: string; name: string; arguments: unknown }
+  | {
+      runId: string;
+      kind: "tool_result";
+      task?: number;
+      id: string;
+      name: string;
+      durationMs?: number;
+      ok: boolean;
+      output?: unknown;
+      error?: ToolError | null;
+    }
+  | { runId: string; kind: "proposal"; action: "created" | "resolved"; proposal: ProposalInfo }
+  | { runId: string; kind: "error"; type: string; message: string }
+  | {
+      runId: string;
+      kind: "finished";
+      status: RunStatus;
+      summary?: string | null;
+      error?: string | null;
+      steps?: number;
+      usage?: { promptTokens?: number; completionTokens?: number; cost?: number | null };
+    };
+
+export interface ResolveProposalParams {
+  id: string;
+  decision: "accepted" | "rejected";
+  comment?: string;
+  /** indexes of the hunks applied, when only some were (DESIGN §4 per-hunk review) */
+  hunks?: number[];
+}
+export interface ResolveProposalResult {
+  id: string;
+  status: ProposalStatus;
+}
+
+export interface UndoResult {
+  proposalId: string | null;
+  files: string[];
+  skipped: { path: string; reason: string }[];
+}
+
+// --- the agent/* methods, typed once ---------------------------------------------------------
+export const AgentRun = new RequestType<AgentRunParams, { runId: string }, void>("agent/run");
+export const AgentStatus = new RequestType<{ runId: string }, AgentStatusResult, void>("agent/status");
+export const AgentCancel = new RequestType<{ runId: string }, unknown, void>("agent/cancel");
+export const AgentTools = new RequestType<Record<string, never>, { tools: ToolInfo[] }, void>("agent/tools");
+export const AgentExecuteTool = new RequestType<{ name: string; input: unknown; mode?: Mode }, ExecuteToolResult, void>(
+  "agent/executeTool",
+);
+export const AgentProposals = new RequestType<{ runId?: string }, { proposals: ProposalInfo[] }, void>("agent/proposals");
+export const AgentResolveProposal = new RequestType<ResolveProposalParams, ResolveProposalResult, void>(
+  "agent/resolveProposal",
+);
+export const AgentUndo = new RequestType<{ runId: string }, UndoResult, void>("agent/undo");
+
+export const AgentEventNotification = new NotificationType<AgentEvent>("agent/event");
+export const AgentProposalNotification = new NotificationType<ProposalParams>("agent/proposal");
+
+/** The client capability that makes the server send `agent/proposal` (DESIGN §4). */
+export const EXPERIMENTAL_CAPABILITIES = { agentls: { proposals: true } } as const;

@@ -1,0 +1,301 @@
+/**
+ * The runs the editor knows of, rebuilt from `agent/event` notifications (and `agent/status`
+ * answers): run → tasks → steps (tool calls with status and duration), proposals, the
+ * transcript as it streams. The Agent view, the Runs tree, the status bar, the progress
+ * notification and the transcript document all read this one model and listen to its
+ * changes. A run the extension did not start (a code action's run, another client's) appears
+ * with its first event.
+ * Must not know: VS Code (no `vscode` import: the unit tests drive it with plain events).
+ */
+
+import type { AgentEvent, AgentStatusResult, RunStatus, TaskStatus, ToolError } from "../protocol";
+
+export type StepStatus = "running" | "ok" | "error";
+
+export interface StepInfo {
+  id: string;
+  name: string;
+  arguments: unknown;
+  task: number | null;
+  status: StepStatus;
+  startedAt: number;
+  durationMs?: number;
+  error?: ToolError | null;
+  output?: unknown;
+}
+
+export interface TaskInfo {
+  index: number;
+  title: string;
+  status: TaskStatus;
+  result?: string | null;
+  steps: StepInfo[];
+}
+
+export interface TranscriptEntry {
+  at: number;
+  kind: AgentEvent["kind"] | "started";
+  text: string;
+}
+
+export interface RunInfo {
+  runId: string;
+  goal: string;
+  status: RunStatus;
+  phase?: "planning" | "acting";
+  steps: number;
+  tasks: TaskInfo[];
+  /** tool calls that name no task (or a task not announced yet) */
+  looseSteps: StepInfo[];
+  proposals: string[];
+  summary?: string | null;
+  error?: string | null;
+  transcript: TranscriptEntry[];
+  startedAt: number;
+  endedAt?: number;
+  usage?: { promptTokens?: number; completionTokens?: number; cost?: number | null };
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export type RunListener = (run: RunInfo) => void;
+
+const FINISHED: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "budget_exhausted"]);
+
+export function isFinished(status: RunStatus): boolean {
+  return FINISHED.has(status);
+}
+
+/** A short one-line rendering of a tool call's arguments, for trees and transcripts. */
+export function describeArguments(args: unknown, limit = 80): string {
+  if (args === null || args === undefined) return "";
+  let text: string;
+  if (typeof args === "object" && !Array.isArray(args)) {
+    text = Object.entries(args as Record<string, unknown>)
+      .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)}`)
+      .join(", ");
+  } else {
+    text = JSON.stringify(args) ?? String(args);
+  }
+  text = text.replace(/\s+/g, " ");
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
+export class RunStore {
+  private readonly runs = new Map<string, RunInfo>();
+  private readonly listeners = new Set<RunListener>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  onDidChange(listener: RunListener): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  get(runId: string): RunInfo | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** Newest first. */
+  list(): RunInfo[] {
+    return [...this.runs.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  running(): RunInfo[] {
+    return this.list().filter((r) => !isFinished(r.status));
+  }
+
+  /** The most recently started run still going, if any. */
+  active(): RunInfo | undefined {
+    return this.running()[0];
+  }
+
+  /** A run the extension just started (`agent/run` answered with its id). */
+  started(runId: string, goal: string): RunInfo {
+    const run = this.ensure(runId, goal);
+    if (!run.transcript.some((e) => e.kind === "started")) {
+      run.transcript.unshift({ at: this.now(), kind: "started", text: `Goal: ${goal}` });
+    }
+    this.changed(run);
+    return run;
+  }
+
+  /** Fold one `agent/event` into the model; returns the run it belongs to. */
+  apply(event: AgentEvent): RunInfo {
+    const run = this.ensure(event.runId, event.kind === "status" ? event.goal : undefined);
+    const at = this.now();
+    switch (event.kind) {
+      case "status":
+        if (event.goal && !run.goal) run.goal = event.goal;
+        if (event.phase) run.phase = event.phase;
+        if (typeof event.steps === "number") run.steps = event.steps;
+        if (event.status && !isFinished(run.status)) run.status = event.status;
+        if (event.phase === "planning") run.transcript.push({ at, kind: "status", text: "Planning…" });
+        break;
+      case "task": {
+        const task = this.task(run, event.index, event.title);
+        const was = task.status;
+        task.title = event.title || task.title;
+        task.status = event.status;
+        if (event.result !== undefined) task.result = event.result;
+        if (was !== task.status || run.transcript.length === 0) {
+          const suffix = event.result && task.status !== "running" ? ` — ${event.result}` : "";
+          run.transcript.push({ at, kind: "task", text: `Task ${event.index + 1} ${task.status}: ${task.title}${suffix}` });
+        }
+        break;
+      }
+      case "thought":
+        run.transcript.push({ at, kind: "thought", text: event.text });
+        break;
+      case "tool_call": {
+        const step: StepInfo = {
+          id: event.id,
+          name: event.name,
+          arguments: event.arguments,
+          task: typeof event.task === "number" ? event.task : null,
+          status: "running",
+          startedAt: at,
+        };
+        const owner = step.task === null ? undefined : run.tasks.find((t) => t.index === step.task);
+        (owner ? owner.steps : run.looseSteps).push(step);
+        run.steps = Math.max(run.steps, this.allSteps(run).length);
+        run.transcript.push({ at, kind: "tool_call", text: `→ ${event.name}(${describeArguments(event.arguments)})` });
+        break;
+      }
+      case "tool_result": {
+        const step = this.allSteps(run).find((s) => s.id === event.id);
+        const ok = event.ok !== false && !event.error;
+        if (step) {
+          step.status = ok ? "ok" : "error";
+          step.durationMs = event.durationMs ?? at - step.startedAt;
+          step.error = event.error ?? null;
+          step.output = event.output;
+        }
+        const took = typeof event.durationMs === "number" ? ` (${Math.round(event.durationMs)} ms)` : "";
+        const text = ok
+          ? `← ${event.name} ok${took}`
+          : `← ${event.name} ${event.error?.type ?? "error"}${took}: ${event.error?.message ?? ""}`;
+        run.transcript.push({ at, kind: "tool_result", text });
+        break;
+      }
+      case "proposal": {
+        const id = event.proposal?.id;
+        if (id && !run.proposals.includes(id)) run.proposals.push(id);
+        const verb = event.action === "created" ? "proposed" : event.proposal?.status ?? "resolved";
+        const comment = event.proposal?.comment ? ` (“${event.proposal.comment}”)` : "";
+        run.transcript.push({ at, kind: "proposal", text: `Edit ${verb}: ${event.proposal?.title ?? id}${comment}` });
+        break;
+      }
+      case "error":
+        run.transcript.push({ at, kind: "error", text: `${event.type}: ${event.message}` });
+        break;
+      case "finished":
+        run.status = event.status;
+        run.summary = event.summary ?? run.summary;
+        run.error = event.error ?? run.error;
+        if (typeof event.steps === "number") run.steps = event.steps;
+        run.usage = event.usage ?? run.usage;
+        run.endedAt = at;
+        for (const step of this.allSteps(run)) if (step.status === "running") step.status = "error";
+        run.transcript.push({
+          at,
+          kind: "finished",
+          text: `Run ${event.status}${event.summary ? `: ${event.summary}` : event.error ? `: ${event.error}` : ""}`,
+        });
+        break;
+    }
+    this.changed(run);
+    return run;
+  }
+
+  /** Reconcile with an `agent/status` answer (e.g. after a reconnect). */
+  applyStatus(status: AgentStatusResult): RunInfo {
+    const run = this.ensure(status.runId, status.goal);
+    run.status = status.status;
+    run.steps = status.steps;
+    run.summary = status.summary ?? run.summary;
+    status.tasks.forEach((t, index) => {
+      const task = this.task(run, index, t.title);
+      task.status = t.status;
+    });
+    for (const id of status.proposals) if (!run.proposals.includes(id)) run.proposals.push(id);
+    if (isFinished(run.status) && run.endedAt === undefined) run.endedAt = this.now();
+    this.changed(run);
+    return run;
+  }
+
+  /** The whole transcript as Markdown (the read-only transcript document). */
+  transcriptMarkdown(runId: string): string {
+    const run = this.runs.get(runId);
+    if (!run) return `# Run ${runId}\n\nThis run is not known to this window.\n`;
+    const lines = [`# ${run.goal || "Run"}`, "", `Run \`${run.runId}\` — **${run.status}**, ${run.steps} step(s)`, ""];
+    if (run.tasks.length) {
+      lines.push("## Tasks", "");
+      for (const t of run.tasks) lines.push(`${t.index + 1}. [${t.status}] ${t.title}`);
+      lines.push("");
+    }
+    lines.push("## Transcript", "");
+    for (const entry of run.transcript) {
+      const time = new Date(entry.at).toISOString().slice(11, 19);
+      const body = entry.kind === "thought" ? entry.text.split("\n").map((l) => `> ${l}`).join("\n") : entry.text;
+      lines.push(`- \`${time}\` ${entry.kind === "thought" ? "\n" + body : body}`);
+    }
+    if (run.summary) lines.push("", "## Summary", "", run.summary);
+    if (run.error) lines.push("", "## Error", "", run.error);
+    return lines.join("\n") + "\n";
+  }
+
+  // --- internals ----------------------------------------------------------------------------------
+  private ensure(runId: string, goal?: string): RunInfo {
+    let run = this.runs.get(runId);
+    if (!run) {
+      run = {
+        runId,
+        goal: goal ?? "",
+        status: "running",
+        steps: 0,
+        tasks: [],
+        looseSteps: [],
+        proposals: [],
+        transcript: [],
+        startedAt: this.now(),
+      };
+      this.runs.set(runId, run);
+    } else if (goal && !run.goal) {
+      run.goal = goal;
+    }
+    return run;
+  }
+
+  private task(run: RunInfo, index: number, title: string): TaskInfo {
+    let task = run.tasks.find((t) => t.index === index);
+    if (!task) {
+      task = { index, title, status: "pending", steps: [] };
+      run.tasks.push(task);
+      run.tasks.sort((a, b) => a.index - b.index);
+      // calls made before the task was announced move under it
+      const early = run.looseSteps.filter((s) => s.task === index);
+      if (early.length) {
+        task.steps.push(...early);
+        run.looseSteps = run.looseSteps.filter((s) => s.task !== index);
+      }
+    }
+    return task;
+  }
+
+  private allSteps(run: RunInfo): StepInfo[] {
+    return [...run.tasks.flatMap((t) => t.steps), ...run.looseSteps];
+  }
+
+  private changed(run: RunInfo): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(run);
+      } catch (err) {
+        console.error("agentls: a run listener failed", err);
+      }
+    }
+  }
+}
