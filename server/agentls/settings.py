@@ -27,6 +27,7 @@ class Settings(BaseModel):
     proposal_timeout_s: float = Field(default=600.0, alias="proposalTimeoutS", gt=0)
     index_jobs: int = Field(default=0, alias="indexJobs", ge=0, le=64)
     index_cache: bool = Field(default=True, alias="indexCache")
+    navigation: bool = True  # false: definition, references, symbols, hover not advertised
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:

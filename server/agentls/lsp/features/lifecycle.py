@@ -1,6 +1,12 @@
 """`initialize`, `initialized`, `workspace/didChangeConfiguration`,
 `workspace/didChangeWorkspaceFolders`: settings, projects and the background index.
 
+`navigation: false` in the initial settings withdraws the navigation features before the
+capabilities are computed, so they are not advertised (an editor that runs Pylance or the
+TypeScript server does not get answers twice); the agent and its code tools keep the
+index. Capabilities are fixed at `initialize`: a later change of `navigation` takes
+effect when the server restarts (the VS Code extension restarts it).
+
 The cold index runs in a thread and reports `$/progress` when the client supports
 work-done progress; requests wait for it (bounded). Invalid settings are shown to the
 user and defaults are used.
@@ -21,6 +27,15 @@ from agentls.settings import parse_settings
 
 log = logging.getLogger(__name__)
 WATCH_GLOB = "**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}"
+NAVIGATION_METHODS = (
+    lsp.TEXT_DOCUMENT_DEFINITION,
+    lsp.TEXT_DOCUMENT_REFERENCES,
+    lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+    lsp.WORKSPACE_SYMBOL,
+    lsp.TEXT_DOCUMENT_HOVER,
+    lsp.TEXT_DOCUMENT_PREPARE_RENAME,
+    lsp.TEXT_DOCUMENT_RENAME,
+)
 
 
 def _apply_settings(ls: AgentLanguageServer, raw: Any, source: str) -> None:
@@ -28,6 +43,17 @@ def _apply_settings(ls: AgentLanguageServer, raw: Any, source: str) -> None:
     ls.settings = settings
     for problem in problems:
         ls.show(f"agentls ({source}): {problem}")
+
+
+def _withdraw_navigation(ls: AgentLanguageServer) -> None:
+    """Unregister the navigation features (called from `initialize`, before pygls builds
+    the capabilities from the registered features)."""
+    features = ls.protocol.fm.features
+    options = ls.protocol.fm.feature_options
+    for method in NAVIGATION_METHODS:
+        features.pop(method, None)
+        options.pop(method, None)
+    log.info("navigation is off (setting navigation: false): not advertised")
 
 
 def _plain(raw: Any) -> Any:
@@ -118,6 +144,8 @@ def register(server: AgentLanguageServer) -> None:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: AgentLanguageServer, params: lsp.InitializeParams) -> None:
         _apply_settings(ls, params.initialization_options, "initializationOptions")
+        if not ls.settings.navigation:
+            _withdraw_navigation(ls)
         roots = [f.uri for f in params.workspace_folders or []]
         if not roots and params.root_uri:
             roots = [params.root_uri]
