@@ -2,6 +2,7 @@
 // scripts (dist/webview/*.js, browser). `--production` minifies and drops source maps;
 // `--watch` rebuilds on change. Mermaid is bundled into the graph webview from npm: no CDN.
 import * as esbuild from "esbuild";
+import { existsSync, rmSync } from "node:fs";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -26,7 +27,10 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { agent: "webview/agent.ts", graph: "webview/graph.ts" },
+    // only the webview scripts that exist (the views are built alongside the core)
+    entryPoints: Object.fromEntries(
+      Object.entries({ agent: "webview/agent.ts", graph: "webview/graph.ts" }).filter(([, file]) => existsSync(file)),
+    ),
     outdir: "dist/webview",
     platform: "browser",
     format: "iife",
@@ -34,11 +38,16 @@ const builds = [
   },
 ];
 
+// a production build starts from an empty dist/ (no stale source maps get packaged)
+if (production) rmSync("dist", { recursive: true, force: true });
+
+const active = builds.filter((options) => !options.entryPoints || Object.keys(options.entryPoints).length > 0);
+
 if (watch) {
-  for (const options of builds) {
+  for (const options of active) {
     const ctx = await esbuild.context(options);
     await ctx.watch();
   }
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  await Promise.all(active.map((options) => esbuild.build(options)));
 }

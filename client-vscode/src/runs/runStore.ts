@@ -74,10 +74,10 @@ export function describeArguments(args: unknown, limit = 80): string {
   let text: string;
   if (typeof args === "object" && !Array.isArray(args)) {
     text = Object.entries(args as Record<string, unknown>)
-      .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)}`)
+      .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? typeof v}`)
       .join(", ");
   } else {
-    text = JSON.stringify(args) ?? String(args);
+    text = JSON.stringify(args) ?? typeof args;
   }
   text = text.replace(/\s+/g, " ");
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
@@ -135,12 +135,13 @@ export class RunStore {
         if (event.phase === "planning") run.transcript.push({ at, kind: "status", text: "Planning…" });
         break;
       case "task": {
+        const known = run.tasks.some((t) => t.index === event.index);
         const task = this.task(run, event.index, event.title);
-        const was = task.status;
+        const was = known ? task.status : undefined;
         task.title = event.title || task.title;
         task.status = event.status;
         if (event.result !== undefined) task.result = event.result;
-        if (was !== task.status || run.transcript.length === 0) {
+        if (was !== task.status) {
           const suffix = event.result && task.status !== "running" ? ` — ${event.result}` : "";
           run.transcript.push({ at, kind: "task", text: `Task ${event.index + 1} ${task.status}: ${task.title}${suffix}` });
         }
@@ -208,6 +209,18 @@ export class RunStore {
     }
     this.changed(run);
     return run;
+  }
+
+  /**
+   * The server went away: the runs it was running are over (they cannot report any more).
+   * Each becomes `failed` with the reason, so progress closes and the views show it.
+   */
+  serverStopped(reason: string): RunInfo[] {
+    const ended = this.running();
+    for (const run of ended) {
+      this.apply({ runId: run.runId, kind: "finished", status: "failed", error: reason, steps: run.steps });
+    }
+    return ended;
   }
 
   /** Reconcile with an `agent/status` answer (e.g. after a reconnect). */

@@ -1,0 +1,53 @@
+/**
+ * The status-bar item: the active run (spinner, short goal, step count; click → Show
+ * Tasks), else idle "$(hubot) Agent" (click → Run Goal); "restricted" in an untrusted
+ * workspace (click → trust editor) and a warning when the server could not start (click →
+ * its output). Keeps the `agentls.runActive` context key.
+ * Must not know: the client.
+ */
+
+import * as vscode from "vscode";
+import type { AgentCtx } from "../ctx";
+import { Commands, ContextKeys } from "../protocol";
+import { statusText } from "./format";
+
+export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: string }): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem("agentls.status", vscode.StatusBarAlignment.Left, 10);
+  item.name = "agentls";
+  let active: boolean | undefined;
+  const update = () => {
+    const run = ctx.runs.active();
+    if (run) {
+      item.text = statusText(run);
+      item.tooltip = `Agent run ${run.runId}: ${run.goal}\nClick to show its tasks.`;
+      item.command = Commands.showTasks;
+    } else if (!ctx.trusted) {
+      item.text = "$(shield) Agent (restricted)";
+      item.tooltip = "Untrusted workspace: agentls serves navigation only — no agent runs, no shell tools. Click to manage workspace trust.";
+      item.command = "workbench.trust.manage";
+    } else if (ctx.serverFailure) {
+      item.text = "$(warning) Agent";
+      item.tooltip = `${ctx.serverFailure}\nClick to show the output.`;
+      item.command = Commands.showOutput;
+    } else {
+      item.text = "$(hubot) Agent";
+      item.tooltip = ctx.serverRunning ? "agentls: click to run a goal." : "agentls: the server is starting…";
+      item.command = Commands.runGoal;
+    }
+    if (active !== !!run) {
+      active = !!run;
+      void vscode.commands.executeCommand("setContext", ContextKeys.runActive, active);
+    }
+  };
+  update();
+  item.show();
+  const subs = [
+    ctx.runs.onDidChange(update),
+    ctx.onDidChangeServer(update),
+    vscode.workspace.onDidGrantWorkspaceTrust(update),
+  ];
+  return new vscode.Disposable(() => {
+    for (const s of subs) s.dispose();
+    item.dispose();
+  });
+}
