@@ -31,15 +31,10 @@ import {
   type StaticFeature,
 } from "vscode-languageclient/node";
 import type { ServerSettings } from "./config";
-import { EXPERIMENTAL_CAPABILITIES, SECTION, ServerCommands, type AgentRunParams } from "./protocol";
+import { EXPERIMENTAL_CAPABILITIES, isRunProgressToken, SECTION, ServerCommands, type AgentRunParams } from "./protocol";
 
 export const CLIENT_ID = "agentls";
 export const CLIENT_NAME = "agentls";
-
-/** `agentls-<runId>` is a run's progress; `agentls-index-…` is indexing (kept). */
-export function isRunProgressToken(token: unknown): boolean {
-  return typeof token === "string" && token.startsWith("agentls-") && !token.startsWith("agentls-index-");
-}
 
 /** Announces `experimental: {agentls: {proposals: true}}` (DESIGN §4). */
 class ProposalsCapability implements StaticFeature {

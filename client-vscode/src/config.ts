@@ -104,3 +104,8 @@ export function serverEnvironment(
   if (apiKey) env[apiKeyEnv] = apiKey;
   return env;
 }
+
+/** A picker's options with the configured one first (it is the active item: Enter keeps it). */
+export function settingFirst<T extends string>(all: readonly T[], configured: T): T[] {
+  return all.includes(configured) ? [configured, ...all.filter((v) => v !== configured)] : [...all];
+}

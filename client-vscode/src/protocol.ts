@@ -6,7 +6,7 @@
  * Must not know: VS Code's UI (this module imports no `vscode`), so the unit tests use it.
  */
 
-import { NotificationType, RequestType } from "vscode-languageclient";
+import { NotificationType, RequestType } from "vscode-languageserver-protocol";
 
 // --- settings (DESIGN §5: initializationOptions = workspace/configuration section) --------
 export const SECTION = "agentls";
@@ -226,3 +226,11 @@ export const AgentProposalNotification = new NotificationType<ProposalParams>("a
 
 /** The client capability that makes the server send `agent/proposal` (DESIGN §4). */
 export const EXPERIMENTAL_CAPABILITIES = { agentls: { proposals: true } } as const;
+
+/**
+ * The server's work-done progress tokens (lsp/run_reporter.py, lsp/features/lifecycle.py):
+ * `agentls-<runId>` for a run, `agentls-index-<hex>` for indexing.
+ */
+export function isRunProgressToken(token: unknown): boolean {
+  return typeof token === "string" && token.startsWith("agentls-") && !token.startsWith("agentls-index-");
+}

@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import type { AgentCtx } from "../ctx";
 import { APPROVALS, MODES, type Approval, type Mode } from "../protocol";
+import { settingFirst } from "../config";
 import { showUntrusted } from "../trust";
 
 const MODE_HELP: Record<Mode, string> = {
@@ -20,13 +21,8 @@ const APPROVAL_HELP: Record<Approval, string> = {
   never: "propose only; nothing is applied",
 };
 
-/** The options with the configured one first (and active), marked as the setting. */
-export function orderedChoices<T extends string>(all: readonly T[], configured: T): T[] {
-  return [configured, ...all.filter((v) => v !== configured)];
-}
-
 async function pick<T extends string>(title: string, all: readonly T[], configured: T, help: Record<T, string>): Promise<T | undefined> {
-  const items = orderedChoices(all, configured).map((value) => ({
+  const items = settingFirst(all, configured).map((value) => ({
     label: value,
     description: value === configured ? "(setting)" : undefined,
     detail: help[value],

@@ -1,0 +1,214 @@
+import * as assert from "node:assert/strict";
+import type { AgentEvent, ProposalInfo } from "../../src/protocol";
+import { outcomeMessage, progressMessage, statusText } from "../../src/runs/format";
+import { RunStore, type RunInfo } from "../../src/runs/runStore";
+
+function store(): { runs: RunStore; seen: string[]; tick: () => void } {
+  let t = 1_000;
+  const runs = new RunStore(() => t);
+  const seen: string[] = [];
+  runs.onDidChange((run) => seen.push(`${run.runId}:${run.status}`));
+  return { runs, seen, tick: () => (t += 100) };
+}
+
+const R = "run-1";
+const proposal = (status: ProposalInfo["status"], comment: string | null = null): ProposalInfo => ({
+  id: "prop-1",
+  runId: R,
+  uri: "file:///ws/a.py",
+  title: "Edit a.py",
+  diff: "",
+  edit: {},
+  status,
+  comment,
+});
+
+/** A run as the server reports it (agent/agent.py, agent/loop.py). */
+const script: AgentEvent[] = [
+  { runId: R, kind: "status", status: "running", goal: "Add tests" },
+  { runId: R, kind: "status", status: "running", phase: "planning", steps: 0 },
+  { runId: R, kind: "task", index: 0, title: "Read a.py", status: "pending" },
+  { runId: R, kind: "task", index: 1, title: "Write the test", status: "pending" },
+  { runId: R, kind: "task", index: 0, title: "Read a.py", status: "running" },
+  { runId: R, kind: "thought", task: 0, text: "Let me read it" },
+  { runId: R, kind: "tool_call", task: 0, id: "c1", name: "read_file", arguments: { path: "a.py" } },
+  { runId: R, kind: "tool_result", task: 0, id: "c1", name: "read_file", durationMs: 3.2, ok: true, output: { text: "x" } },
+  { runId: R, kind: "task", index: 0, title: "Read a.py", status: "done", result: "read" },
+  { runId: R, kind: "task", index: 1, title: "Write the test", status: "running" },
+  { runId: R, kind: "tool_call", task: 1, id: "c2", name: "write_file", arguments: { path: "t.py", content: "..." } },
+  { runId: R, kind: "proposal", action: "created", proposal: proposal("pending") },
+  { runId: R, kind: "proposal", action: "resolved", proposal: proposal("rejected", "use pytest") },
+  {
+    runId: R,
+    kind: "tool_result",
+    task: 1,
+    id: "c2",
+    name: "write_file",
+    ok: false,
+    error: { type: "permission", message: "rejected", tool: "write_file" },
+  },
+  { runId: R, kind: "error", type: "bad_reply", message: "no tool call" },
+];
+
+describe("RunStore", () => {
+  it("folds a run's events into tasks, steps, proposals and a transcript", () => {
+    const { runs, tick } = store();
+    for (const event of script) {
+      runs.apply(event);
+      tick();
+    }
+    const run = runs.get(R) as RunInfo;
+    assert.equal(run.goal, "Add tests");
+    assert.equal(run.status, "running");
+    assert.deepEqual(
+      run.tasks.map((t) => [t.index, t.title, t.status, t.steps.map((s) => `${s.name}:${s.status}`)]),
+      [
+        [0, "Read a.py", "done", ["read_file:ok"]],
+        [1, "Write the test", "running", ["write_file:error"]],
+      ],
+    );
+    assert.equal(run.steps, 2);
+    assert.equal(run.tasks[0].steps[0].durationMs, 3.2);
+    assert.equal(run.tasks[1].steps[0].error?.type, "permission");
+    assert.deepEqual(run.proposals, ["prop-1"]);
+    const text = run.transcript.map((e) => e.text);
+    assert.ok(text.includes("Planning…"));
+    assert.ok(text.includes("Task 1 pending: Read a.py"));
+    assert.ok(text.includes("Task 1 done: Read a.py — read"));
+    assert.ok(text.includes('→ read_file(path="a.py")'));
+    assert.ok(text.includes("← read_file ok (3 ms)"));
+    assert.ok(text.includes("Edit proposed: Edit a.py"));
+    assert.ok(text.includes("Edit rejected: Edit a.py (“use pytest”)"));
+    assert.ok(text.includes("← write_file permission: rejected"));
+    assert.ok(text.includes("bad_reply: no tool call"));
+    assert.equal(runs.active()?.runId, R);
+  });
+
+  it("finishes a run: status, summary, usage, running steps closed", () => {
+    const { runs } = store();
+    runs.started(R, "Add tests");
+    runs.apply({ runId: R, kind: "tool_call", id: "c1", name: "read_file", arguments: {} });
+    runs.apply({ runId: R, kind: "finished", status: "completed", summary: "Added 2 tests", steps: 3, usage: { promptTokens: 10 } });
+    const run = runs.get(R) as RunInfo;
+    assert.equal(run.status, "completed");
+    assert.equal(run.summary, "Added 2 tests");
+    assert.equal(run.steps, 3);
+    assert.deepEqual(run.usage, { promptTokens: 10 });
+    assert.ok(run.endedAt !== undefined);
+    assert.equal(run.looseSteps[0].status, "error");
+    assert.equal(runs.active(), undefined);
+    assert.equal(runs.running().length, 0);
+    // a late status event does not revive it
+    runs.apply({ runId: R, kind: "status", status: "running", phase: "acting" });
+    assert.equal(runs.get(R)?.status, "completed");
+  });
+
+  it("shows a run it did not start with its first event (a code action's run)", () => {
+    const { runs, seen } = store();
+    runs.apply({ runId: "run-x", kind: "status", status: "running", goal: "Explain" });
+    assert.deepEqual(seen, ["run-x:running"]);
+    assert.equal(runs.get("run-x")?.goal, "Explain");
+  });
+
+  it("calls made before their task was announced move under it", () => {
+    const { runs } = store();
+    runs.apply({ runId: R, kind: "tool_call", task: 0, id: "c1", name: "read_file", arguments: {} });
+    assert.equal(runs.get(R)?.looseSteps.length, 1);
+    runs.apply({ runId: R, kind: "task", index: 0, title: "T", status: "running" });
+    assert.equal(runs.get(R)?.looseSteps.length, 0);
+    assert.equal(runs.get(R)?.tasks[0].steps[0].id, "c1");
+  });
+
+  it("ends the running runs when the server stops", () => {
+    const { runs } = store();
+    runs.started("a", "A");
+    runs.started("b", "B");
+    runs.apply({ runId: "b", kind: "finished", status: "completed", summary: "ok" });
+    const ended = runs.serverStopped("the server stopped");
+    assert.deepEqual(
+      ended.map((r) => r.runId),
+      ["a"],
+    );
+    assert.equal(runs.get("a")?.status, "failed");
+    assert.equal(runs.get("a")?.error, "the server stopped");
+    assert.equal(runs.get("b")?.status, "completed");
+  });
+
+  it("lists runs newest first and reconciles with agent/status", () => {
+    const { runs, tick } = store();
+    runs.started("old", "Old");
+    tick();
+    runs.started("new", "New");
+    assert.deepEqual(
+      runs.list().map((r) => r.runId),
+      ["new", "old"],
+    );
+    runs.applyStatus({
+      runId: "old",
+      status: "budget_exhausted",
+      goal: "Old",
+      tasks: [{ title: "T1", status: "done" }],
+      steps: 30,
+      proposals: ["p9"],
+    });
+    const old = runs.get("old") as RunInfo;
+    assert.equal(old.status, "budget_exhausted");
+    assert.deepEqual(old.proposals, ["p9"]);
+    assert.equal(old.tasks[0].title, "T1");
+    assert.ok(old.endedAt !== undefined);
+  });
+
+  it("renders the transcript as Markdown", () => {
+    const { runs } = store();
+    runs.started(R, "Add tests");
+    for (const event of script) runs.apply(event);
+    runs.apply({ runId: R, kind: "finished", status: "failed", error: "model unreachable" });
+    const md = runs.transcriptMarkdown(R);
+    assert.ok(md.startsWith("# Add tests\n"));
+    assert.ok(md.includes("**failed**"));
+    assert.ok(md.includes("1. [done] Read a.py"));
+    assert.ok(md.includes("> Let me read it"));
+    assert.ok(md.includes("## Error\n\nmodel unreachable"));
+    assert.ok(runs.transcriptMarkdown("nope").includes("not known"));
+  });
+
+  it("a failing listener does not stop the others", () => {
+    const { runs } = store();
+    const heard: string[] = [];
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      runs.onDidChange(() => {
+        throw new Error("boom");
+      });
+      runs.onDidChange((run) => heard.push(run.runId));
+      runs.started(R, "x");
+    } finally {
+      console.error = original;
+    }
+    assert.deepEqual(heard, [R]);
+  });
+});
+
+describe("run formatting", () => {
+  it("follows the run's task and step in the progress message", () => {
+    const { runs } = store();
+    runs.started(R, "Add tests");
+    assert.equal(progressMessage(runs.get(R) as RunInfo), "Planning…");
+    for (const event of script.slice(0, 7)) runs.apply(event);
+    assert.equal(progressMessage(runs.get(R) as RunInfo), "Task 1/2: Read a.py · step 1: read_file");
+  });
+
+  it("says how a run ended", () => {
+    const base = { runId: R, goal: "Add tests", steps: 30, tasks: [], looseSteps: [], proposals: [], transcript: [], startedAt: 0 };
+    assert.deepEqual(outcomeMessage({ ...base, status: "completed", summary: "Added 2 tests" }), {
+      level: "info",
+      text: "Agent run completed: Added 2 tests",
+    });
+    assert.equal(outcomeMessage({ ...base, status: "failed", error: "model unreachable" }).level, "error");
+    assert.ok(outcomeMessage({ ...base, status: "failed", error: "model unreachable" }).text.includes("model unreachable"));
+    assert.equal(outcomeMessage({ ...base, status: "cancelled" }).level, "warning");
+    assert.match(outcomeMessage({ ...base, status: "budget_exhausted" }).text, /step budget \(30 steps\).*agentls\.maxSteps/);
+    assert.equal(statusText({ ...base, status: "running", steps: 1 }), "$(sync~spin) Add tests · 1 step");
+  });
+});
