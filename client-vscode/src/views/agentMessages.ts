@@ -1,0 +1,121 @@
+/**
+ * The messages between the Agent view's webview (webview/agent.ts) and the extension
+ * (agentView.ts), typed once and imported by both sides, with the guard that checks what
+ * the webview sends before the extension acts on it.
+ * Must not know: VS Code or the DOM (types and plain functions only; the webview bundles it).
+ */
+
+import type { Approval, Mode, RunStatus, TaskStatus } from "../protocol";
+import type { StepStatus, TranscriptEntry } from "../runs/runStore";
+
+// --- what the webview shows ----------------------------------------------------------------------
+export interface StepView {
+  id: string;
+  /** "read_file path=\"a.py\"" */
+  label: string;
+  status: StepStatus;
+  /** "ok · 12 ms" */
+  description: string;
+  /** arguments in full and the error / output excerpt */
+  tooltip: string;
+}
+
+export interface TaskView {
+  index: number;
+  title: string;
+  status: TaskStatus;
+  steps: StepView[];
+}
+
+export interface RunView {
+  runId: string;
+  goal: string;
+  status: RunStatus;
+  /** "running · 3 steps · 12 s" */
+  description: string;
+  tasks: TaskView[];
+  /** tool calls that name no task */
+  looseSteps: StepView[];
+  summary: string | null;
+  error: string | null;
+}
+
+export interface ProposalView {
+  id: string;
+  runId: string | null;
+  title: string;
+  /** relative path of the file it changes */
+  path: string;
+}
+
+export interface ViewState {
+  server: "running" | "stopped";
+  trusted: boolean;
+  /** the settings' mode and approval: what the selects show until the user picks */
+  defaults: { mode: Mode; approval: Approval };
+  modes: readonly Mode[];
+  approvals: readonly Approval[];
+  /** goals run from the box, oldest first */
+  history: string[];
+  /** newest first */
+  runs: RunView[];
+  proposals: ProposalView[];
+  /** the run whose transcript is shown */
+  selectedRunId: string | null;
+}
+
+// --- extension → webview -------------------------------------------------------------------------
+export type ToWebview =
+  | { type: "state"; state: ViewState }
+  /** transcript entries of `runId` from index `from` on; `reset` = start over (another run) */
+  | { type: "transcript"; runId: string | null; from: number; reset: boolean; entries: TranscriptEntry[] }
+  /** the Run request failed or was refused (e.g. untrusted) */
+  | { type: "notice"; text: string; level: "info" | "error" }
+  /** put the goal back in the box (a run did not start) or clear it */
+  | { type: "goal"; text: string; focus: boolean };
+
+// --- webview → extension -------------------------------------------------------------------------
+export type FromWebview =
+  | { type: "ready" }
+  | { type: "run"; goal: string; mode: Mode; approval: Approval }
+  | { type: "cancel"; runId: string }
+  | { type: "selectRun"; runId: string }
+  | { type: "openTranscript"; runId: string }
+  | { type: "proposal"; action: "open" | "accept" | "reject"; id: string }
+  | { type: "restartServer" }
+  | { type: "manageTrust" };
+
+const MODE_SET: ReadonlySet<string> = new Set(["read-only", "dev", "ci", "full"]);
+const APPROVAL_SET: ReadonlySet<string> = new Set(["ask", "auto", "never"]);
+const PROPOSAL_ACTIONS: ReadonlySet<string> = new Set(["open", "accept", "reject"]);
+
+function str(v: unknown, max = 100_000): v is string {
+  return typeof v === "string" && v.length <= max;
+}
+
+/** The webview's message, if it is one of ours and well-formed; anything else is dropped. */
+export function parseFromWebview(raw: unknown): FromWebview | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case "ready":
+    case "restartServer":
+    case "manageTrust":
+      return { type: m.type };
+    case "run":
+      if (str(m.goal) && str(m.mode) && MODE_SET.has(m.mode) && str(m.approval) && APPROVAL_SET.has(m.approval)) {
+        return { type: "run", goal: m.goal, mode: m.mode as Mode, approval: m.approval as Approval };
+      }
+      return undefined;
+    case "cancel":
+    case "selectRun":
+    case "openTranscript":
+      return str(m.runId, 200) && m.runId ? { type: m.type, runId: m.runId } : undefined;
+    case "proposal":
+      if (str(m.action) && PROPOSAL_ACTIONS.has(m.action) && str(m.id, 200) && m.id) {
+        return { type: "proposal", action: m.action as "open" | "accept" | "reject", id: m.id };
+      }
+      return undefined;
+  }
+  return undefined;
+}
