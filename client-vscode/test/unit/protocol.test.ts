@@ -20,8 +20,9 @@ describe("protocol", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")) as {
       contributes: { commands: { command: string }[]; menus: Record<string, { command: string; when?: string }[]> };
     };
-    const declared = pkg.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual(declared, Object.values(Commands).sort());
+    const declared: string[] = pkg.contributes.commands.map((c) => c.command).sort();
+    const ids: string[] = Object.values(Commands);
+    assert.deepEqual(declared, ids.sort());
     for (const items of Object.values(pkg.contributes.menus)) {
       for (const item of items) assert.ok(declared.includes(item.command), `menu names unknown ${item.command}`);
     }
