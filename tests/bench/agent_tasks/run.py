@@ -40,7 +40,9 @@ from bench_verify import verify
 REPO = HERE.parents[2]
 RESULTS = REPO / "tests" / "bench" / "results"
 RUNS = HERE / ".runs"
-AGENTLS = REPO / ".venv" / "bin" / "agentls"
+PYTHON = REPO / ".venv" / "bin" / "python"
+POLL_S = 0.02  # how often the recording is read
+OWN_LINES_S = 0.15  # progress lines this close before a recorded turn belong to that turn
 
 
 class Watch:
@@ -82,7 +84,7 @@ class Watch:
                                 self.turns.append((now, json.loads(line)))
                 if stopping:
                     return
-                self._stop.wait(0.05)
+                self._stop.wait(POLL_S)
 
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
@@ -93,11 +95,14 @@ class Watch:
 
 
 def turn_stats(watch: Watch) -> dict[str, Any]:
-    """Per-turn seconds (from the previous event to the turn's recording) and token counts."""
+    """Per-turn seconds and token counts. A turn ends when its recording line appears (seen
+    within the poll interval) and began at the last progress line or turn before that; the
+    lines printed within `OWN_LINES_S` before the recording is seen are the turn's own
+    (its tool call is printed right after it is recorded)."""
     events = sorted([t for t, _ in watch.lines] + [t for t, _ in watch.turns])
     turns = []
     for when, line in watch.turns:
-        before = [t for t in events if t < when - 1e-6]
+        before = [t for t in events if t < when - OWN_LINES_S]
         began = before[-1] if before else 0.0
         usage = (line.get("response") or {}).get("usage") or {}
         calls = (line.get("response") or {}).get("tool_calls") or []
@@ -139,7 +144,9 @@ def run_task(
     root = materialize(task, folder / "ws")
     record = folder / "turns.jsonl"
     cmd = [
-        str(AGENTLS),
+        str(PYTHON),
+        "-m",
+        "agentls.cli",
         "run",
         task.goal,
         "--workspace",
@@ -277,6 +284,22 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def export_ref(ref: str, dest: Path) -> str:
+    """`server/` and `grammars/` as committed at `ref`, written to `dest`; names the commit."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short", ref], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    dest.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", sha, "server", "grammars"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    )
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    return f"{ref} ({sha})"
+
+
 def machine(env: dict[str, str]) -> dict[str, Any]:
     head = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
@@ -335,6 +358,11 @@ def main() -> int:
     parser.add_argument(
         "--max-steps", type=int, default=None, help="passed to agentls run --max-steps"
     )
+    parser.add_argument(
+        "--ref",
+        default=None,
+        help="run agentls as committed at this git ref (exported with git archive) instead of the work tree",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs per task (default 1)")
     parser.add_argument(
         "--jobs", type=int, default=1, help="only 1 (sequential) is supported: one model at a time"
@@ -347,14 +375,24 @@ def main() -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep .runs/<stamp>/ even for verified runs"
     )
+    parser.add_argument(
+        "--show",
+        default=None,
+        metavar="FILE",
+        help="print the table of an earlier result file and exit",
+    )
     args = parser.parse_args()
+    if args.show:
+        saved = json.loads(Path(args.show).read_text(encoding="utf-8"))
+        print_table(saved["runs"], saved["totals"])
+        return 0
     if args.jobs != 1:
         parser.error(
             "--jobs: only 1 is supported (2 shared cores; runs would distort each other's timings)"
         )
-    if not AGENTLS.exists():
+    if not PYTHON.exists():
         parser.error(
-            f"{AGENTLS} not found: install agentls into .venv first (pip install -e '.[local]')"
+            f"{PYTHON} not found: install agentls into .venv first (pip install -e '.[local]')"
         )
     tasks = all_tasks([p.strip() for p in args.tasks.split(",") if p.strip()] or None)
     if not tasks:
@@ -363,7 +401,15 @@ def main() -> int:
     if args.threads:
         env["AGENTLS_LOCAL_THREADS"] = str(args.threads)
     stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{args.model_size}"
+    source = "working tree"
+    if args.ref:
+        source = export_ref(args.ref, RUNS / stamp / "source")
+        env["PYTHONPATH"] = str(RUNS / stamp / "source" / "server")
+    out = Path(args.out) if args.out else RESULTS / f"agent_tasks_{args.model_size}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    facts = {**machine(env), "agentls_source": source}
     rows: list[dict[str, Any]] = []
+    planned = len(tasks) * args.repeat
     for rep in range(args.repeat):
         for task in tasks:
             folder = RUNS / stamp / (task.name if args.repeat == 1 else f"{task.name}.{rep}")
@@ -371,7 +417,7 @@ def main() -> int:
             row = run_task(task, folder, args, env)
             rows.append(row)
             print(
-                f"[{len(rows)}/{len(tasks) * args.repeat}] {task.name}: {row['status']} "
+                f"[{len(rows)}/{planned}] {task.name}: {row['status']} "
                 f"{'verified' if row['verified'] else 'NOT verified'} {row['seconds']:.1f}s "
                 f"steps={row['steps']} first_step={row['first_step_s']}",
                 file=sys.stderr,
@@ -379,11 +425,18 @@ def main() -> int:
             )
             if row["verified"] and not args.keep:
                 shutil.rmtree(folder / "ws", ignore_errors=True)
-    total = totals(rows)
-    out = Path(args.out) if args.out else RESULTS / f"agent_tasks_{args.model_size}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"machine": machine(env), "args": vars(args), "totals": total, "runs": rows}
-    out.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            total = totals(rows)
+            payload = {
+                "machine": {**facts, "loadavg_end": [round(x, 2) for x in os.getloadavg()]},
+                "args": vars(args),
+                "complete": len(rows) == planned,
+                "totals": total,
+                "runs": rows,
+            }
+            # written after every run, so a long run can be read (and stopped) midway
+            out.write_text(
+                json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
     print_table(rows, total)
     print(f"\nresults: {out}\ntranscripts: {RUNS / stamp}")
     return 0
