@@ -62,7 +62,8 @@ function configure(mermaid: Mermaid): void {
     theme: dark ? "dark" : "default",
     maxTextSize: 1_000_000,
     maxEdges: 5000,
-    htmlLabels: false,
+    // HTML labels decode the #<code>; entities graphModel writes for unusual characters
+    htmlLabels: true,
     flowchart: { useMaxWidth: false, curve: "basis" },
   });
 }

@@ -199,13 +199,20 @@ export function buildGraphView(graph: GraphJson, options: GraphOptions = {}): Gr
       : { id, kind: "module", name: g.modules[0], size: 1 };
   });
   const lines = ["flowchart LR"];
-  const label = (n: ShownNode, short: boolean): string => {
-    if (n.kind === "package") return mermaidLabel(`${n.drill ?? n.name}… (${plural(n.size, "module")})`);
-    return mermaidLabel(short ? segmentsOf(n.name).slice(-1)[0] ?? n.name : n.name);
+  // a Python package's own module (its __init__) goes in the package's box
+  const packageKeys = new Set(shown.filter((n) => n.kind === "module").map((n) => packageOf(n.name)));
+  const boxOf = (n: ShownNode): string => {
+    if (n.kind !== "module") return "";
+    return !isPathName(n.name) && packageKeys.has(n.name) ? n.name : packageOf(n.name);
+  };
+  const label = (n: ShownNode, box: string): string => {
+    if (n.kind === "package") return mermaidLabel(`${n.name} (${plural(n.size, "module")})`);
+    if (!box) return mermaidLabel(n.name);
+    return mermaidLabel(box === n.name ? "__init__" : segmentsOf(n.name).slice(-1)[0] ?? n.name);
   };
   const byPackage = new Map<string, ShownNode[]>();
   for (const n of shown) {
-    const pkg = n.kind === "module" ? packageOf(n.name) : "";
+    const pkg = boxOf(n);
     const list = byPackage.get(pkg);
     if (list) list.push(n);
     else byPackage.set(pkg, [n]);
@@ -215,7 +222,7 @@ export function buildGraphView(graph: GraphJson, options: GraphOptions = {}): Gr
   for (const [pkg, members] of [...byPackage.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const inBox = useSubgraphs && pkg !== "";
     if (inBox) lines.push(`  subgraph g${sub++}[${mermaidLabel(pkg)}]`);
-    for (const n of members) lines.push(`${inBox ? "    " : "  "}${n.id}[${label(n, inBox)}]`);
+    for (const n of members) lines.push(`${inBox ? "    " : "  "}${n.id}[${label(n, inBox ? pkg : "")}]`);
     if (inBox) lines.push("  end");
   }
   for (const w of shownEdges) {
