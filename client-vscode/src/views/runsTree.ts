@@ -39,19 +39,21 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private readonly throttle = new Throttle(() => this.emitter.fire(undefined), 200);
   private readonly nodes = new Map<string, RunNode>();
   private readonly subscription: { dispose(): void };
-  /** runs revealed once (expanded when they started) */
+  /** runs expanded once by us (when they started and had something to show) */
   private readonly revealed = new Set<string>();
   view: vscode.TreeView<RunNode> | undefined;
 
   constructor(private readonly ctx: AgentCtx) {
-    for (const run of ctx.runs.list()) this.revealed.add(run.runId);
+    for (const run of ctx.runs.list()) if (isFinished(run.status)) this.revealed.add(run.runId);
     this.subscription = ctx.runs.onDidChange((run) => {
       this.throttle.schedule();
       if (isFinished(run.status)) this.throttle.flush();
-      if (!this.revealed.has(run.runId) && !isFinished(run.status)) {
+      // the active run opens by itself once it has tasks or steps (the user may close it again)
+      const hasChildren = run.tasks.length + run.looseSteps.length > 0;
+      if (hasChildren && !isFinished(run.status) && !this.revealed.has(run.runId) && this.view?.visible) {
         this.revealed.add(run.runId);
         this.throttle.flush();
-        void this.reveal(run.runId);
+        setTimeout(() => void this.reveal(run.runId), 50);
       }
     });
   }
