@@ -9,6 +9,7 @@
  *   #filter            the filter box (substring of module names)
  *   #folder            "Folder…": pick a top folder (asks the extension)
  *   #refresh           asks the server again
+ *   #zoom-in, #zoom-out, #fit   the drawing's size (Ctrl+wheel zooms too)
  *   #note              what is shown ("showing N of M modules — …"), hidden when everything is
  *   #message           loading / error text; #restart-server inside when the server is stopped
  *   #graph svg g.node  the rendered boxes, each with data-module or data-package
@@ -39,10 +40,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 const filter = el("input", { id: "filter", type: "search", placeholder: "Filter modules…", "aria-label": "Filter modules" });
 const folderButton = el("button", { id: "folder", type: "button", title: "Show one folder of the workspace" }, "Folder…");
 const refreshButton = el("button", { id: "refresh", type: "button", class: "secondary", title: "Ask the server again" }, "Refresh");
+const zoomOut = el("button", { id: "zoom-out", type: "button", class: "secondary", title: "Smaller (Ctrl+wheel)" }, "−");
+const zoomIn = el("button", { id: "zoom-in", type: "button", class: "secondary", title: "Larger (Ctrl+wheel)" }, "+");
 const fitButton = el("button", { id: "fit", type: "button", class: "secondary", title: "Fit the graph to the window" }, "Fit");
 const scopeLabel = el("span", { id: "scope", class: "muted" });
 const toolbar = el("div", { id: "toolbar" });
-toolbar.append(filter, folderButton, refreshButton, fitButton, scopeLabel);
+toolbar.append(filter, folderButton, refreshButton, zoomOut, zoomIn, fitButton, scopeLabel);
 const note = el("div", { id: "note", class: "note" });
 const message = el("div", { id: "message", role: "status" });
 const container = el("div", { id: "graph" });
@@ -70,13 +73,46 @@ function configure(mermaid: Mermaid): void {
 
 let graph: GraphJson | undefined;
 let renderCount = 0;
-const saved = (vscode.getState() ?? {}) as { filter?: string; fit?: boolean };
+const saved = (vscode.getState() ?? {}) as { filter?: string; zoom?: number };
 filter.value = saved.filter ?? "";
-let fit = saved.fit ?? false;
-container.classList.toggle("fit", fit);
+/** 0 = fit to the window, a number = that scale of the drawing's natural size, undefined = auto */
+let zoom: number | undefined = typeof saved.zoom === "number" ? saved.zoom : undefined;
 
 function save(): void {
-  vscode.setState({ filter: filter.value, fit });
+  vscode.setState({ filter: filter.value, zoom });
+}
+
+/** Size the drawing: its natural size times `zoom`, or fitted to the window. */
+function applyZoom(): void {
+  const svg = container.querySelector("svg");
+  fitButton.classList.toggle("active", zoom === 0);
+  if (!svg) return;
+  const box = svg.viewBox.baseVal;
+  if (zoom === 0 || !box || !box.width) {
+    svg.style.width = "100%";
+    svg.style.maxWidth = "100%";
+    svg.style.height = "auto";
+  } else {
+    // auto: shrink a wide drawing towards the window, but never below half size (readable)
+    const scale = zoom ?? Math.max(0.5, Math.min(1, container.clientWidth / box.width));
+    svg.style.maxWidth = "none";
+    svg.style.width = `${Math.round(box.width * scale)}px`;
+    svg.style.height = `${Math.round(box.height * scale)}px`;
+  }
+}
+
+function setZoom(next: number): void {
+  zoom = next === 0 ? 0 : Math.min(4, Math.max(0.1, next));
+  applyZoom();
+  save();
+}
+
+/** The scale the drawing has now (a fitted one measured), to zoom from. */
+function currentScale(): number {
+  if (zoom) return zoom;
+  const svg = container.querySelector("svg");
+  const w = svg?.viewBox.baseVal?.width;
+  return svg && w ? svg.getBoundingClientRect().width / w : 1;
 }
 
 function setState(state: "loading" | "ready" | "empty" | "error"): void {
@@ -98,7 +134,7 @@ function showNote(text: string): void {
   note.hidden = !text;
 }
 
-async function render(): Promise<void> {
+async function render(scrollToTop = false): Promise<void> {
   if (!graph) return;
   const mine = ++renderCount;
   const view = buildGraphView(graph, { filter: filter.value });
@@ -115,6 +151,11 @@ async function render(): Promise<void> {
     const { svg } = await mermaid.render(`dependency-graph-${mine}`, view.mermaid);
     if (mine !== renderCount) return; // a newer render started meanwhile
     container.innerHTML = svg; // Mermaid's own output, sanitised by it (securityLevel strict)
+    applyZoom();
+    if (scrollToTop) {
+      container.scrollTo(0, 0);
+      window.scrollTo(0, 0);
+    }
     wire(view.nodes);
     showNote(view.note);
     showMessage("");
@@ -147,7 +188,7 @@ function wire(nodes: ShownNode[]): void {
       } else if (node.drill) {
         filter.value = node.drill;
         save();
-        void render();
+        void render(true);
       }
     };
     g.addEventListener("click", activate);
@@ -164,15 +205,22 @@ let debounce: ReturnType<typeof setTimeout> | undefined;
 filter.addEventListener("input", () => {
   save();
   if (debounce) clearTimeout(debounce);
-  debounce = setTimeout(() => void render(), 250);
+  debounce = setTimeout(() => void render(true), 250);
 });
 folderButton.addEventListener("click", () => send({ type: "pickFolder" }));
 refreshButton.addEventListener("click", () => send({ type: "refresh" }));
-fitButton.addEventListener("click", () => {
-  fit = !fit;
-  container.classList.toggle("fit", fit);
-  save();
-});
+fitButton.addEventListener("click", () => setZoom(zoom === 0 ? 1 : 0));
+zoomIn.addEventListener("click", () => setZoom(currentScale() * 1.25));
+zoomOut.addEventListener("click", () => setZoom(currentScale() / 1.25));
+container.addEventListener(
+  "wheel",
+  (e) => {
+    if (!e.ctrlKey && !e.metaKey) return;
+    e.preventDefault();
+    setZoom(currentScale() * (e.deltaY < 0 ? 1.1 : 1 / 1.1));
+  },
+  { passive: false },
+);
 
 window.addEventListener("message", (event: MessageEvent<ToGraphWebview>) => {
   const m = event.data;
@@ -191,7 +239,7 @@ window.addEventListener("message", (event: MessageEvent<ToGraphWebview>) => {
       return;
     case "graph":
       graph = m.graph;
-      void render().then(() => {
+      void render(true).then(() => {
         if (m.truncated) {
           const cut = `The server cut the graph at ${m.graph.nodes.length} of ${m.nodeCount} modules and ${m.graph.edges.length} of ${m.edgeCount} imports — narrow with the folder picker.`;
           showNote(note.textContent ? `${cut} ${note.textContent}` : cut);
