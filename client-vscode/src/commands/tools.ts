@@ -13,9 +13,14 @@ export function showTools(ctx: AgentCtx) {
       sorted.map((tool) => ({
         label: `${tool.enabled ? "$(check)" : "$(circle-slash)"} ${tool.name}`,
         description: tool.enabled ? tool.category : `${tool.category} — disabled: ${tool.disabledReason ?? "no reason given"}`,
-        detail: `${tool.description}${tool.permissions.length ? ` (needs ${tool.permissions.join(", ")})` : ""}`,
+        detail: `${summary(tool.description)}${tool.permissions.length ? ` (needs ${tool.permissions.join(", ")})` : ""}`,
       })),
       { title: `Agent tools: ${enabled} of ${tools.length} enabled`, matchOnDescription: true, matchOnDetail: true },
     );
   };
+}
+
+/** A tool description's first paragraph on one line (descriptions are docstrings). */
+function summary(description: string): string {
+  return (description.split(/\n\s*\n/)[0] ?? "").replace(/\s+/g, " ").trim();
 }

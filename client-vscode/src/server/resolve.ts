@@ -64,7 +64,10 @@ export function resolveServerCommand(input: ResolveInput): Resolution {
       return {
         ok: false,
         tried: [setting],
-        message: `agentls: the language server could not be started: ${SETTING_KEY} is "${setting}", but "${program}" ${where}. ${installHint(input.platform)}`,
+        message:
+          `agentls: the language server could not be started: ${SETTING_KEY} is "${setting}", but "${program}" ${where}. ` +
+          `Point ${SETTING_KEY} at the agentls executable (for example \`/path/to/.venv/bin/agentls serve\`), or clear it to use ` +
+          `the workspace's .venv or PATH. agentls is installed with \`python3 -m venv .venv && .venv/bin/pip install -e <path of your agentls checkout>\`.`,
       };
     }
     return { ok: true, command: found, args, source: "setting", description: `${SETTING_KEY}: ${setting}` };
