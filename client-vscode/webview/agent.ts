@@ -314,9 +314,16 @@ function entryItem(entry: TranscriptEntry): HTMLLIElement {
   );
 }
 
+/** the transcript follows new entries while the user has not scrolled up */
+let stickToBottom = true;
+const atBottom = (list: HTMLElement): boolean => list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+transcriptList.addEventListener("scroll", () => (stickToBottom = atBottom(transcriptList)));
+new ResizeObserver(() => {
+  if (stickToBottom) transcriptList.scrollTop = transcriptList.scrollHeight;
+}).observe(transcriptList);
+
 function renderTranscript(m: Extract<ToWebview, { type: "transcript" }>): void {
   const list = transcriptList;
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
   if (m.reset || transcriptList.dataset.runId !== (m.runId ?? "")) {
     transcriptList.replaceChildren();
     transcriptList.dataset.runId = m.runId ?? "";
@@ -325,7 +332,8 @@ function renderTranscript(m: Extract<ToWebview, { type: "transcript" }>): void {
   const have = transcriptList.children.length;
   const fresh = m.entries.slice(Math.max(0, have - m.from));
   transcriptList.append(...fresh.map(entryItem));
-  if ((atBottom || m.reset) && fresh.length) list.scrollTop = list.scrollHeight;
+  if (m.reset) stickToBottom = true;
+  if (stickToBottom && fresh.length) list.scrollTop = list.scrollHeight;
 }
 
 function showNotice(text: string, level: "info" | "error"): void {
