@@ -6,6 +6,7 @@ Used by tools (an edit must not add syntax errors; `parse_ast`). Positions out a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from agentls.analysis.grammar import grammar, language_for
@@ -31,3 +32,45 @@ def tree_outline(path: str, data: bytes, max_depth: int) -> dict[str, Any] | Non
         return None
     g = grammar(spec)
     return g.outline(g.parse(data), data, max_depth)
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolSpan:
+    """A function, method or class of a source text: its dotted name (`Cart.total`), kind,
+    byte range of the whole definition, where its body's header ends (`detail_end`, -1 when
+    unknown) and its docstring's byte range (-1 when it has none)."""
+
+    name: str
+    kind: str
+    start: int
+    end: int
+    detail_end: int
+    doc_start: int
+    doc_end: int
+
+
+SPAN_KINDS = ("function", "method", "class", "interface", "enum")
+
+
+def symbol_spans(path: str, data: bytes) -> list[SymbolSpan] | None:
+    """The definitions of `data` parsed as `path`, in source order; None when the language
+    is not analysed. Read from the text given (e.g. with pending edits), not the index."""
+    from agentls.analysis.grammar import parse_file
+
+    parsed = parse_file(path, data)
+    if parsed is None:
+        return None
+    fi = parsed[0]
+    out: list[SymbolSpan] = []
+    for sym in fi.symbols:
+        if sym.kind not in SPAN_KINDS:
+            continue
+        names, parent = [sym.name], sym.parent
+        while parent >= 0:
+            names.insert(0, fi.symbols[parent].name)
+            parent = fi.symbols[parent].parent
+        out.append(
+            SymbolSpan(".".join(names), sym.kind, sym.start, sym.end, sym.detail_end,
+                       sym.doc_start, sym.doc_end)
+        )  # fmt: skip
+    return out

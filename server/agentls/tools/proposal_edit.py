@@ -107,3 +107,24 @@ def apply_text_edit(old: bytes, edit: dict[str, Any]) -> bytes:
     start = len(old) if start is None else start
     end = len(old) if end is None else end
     return old[:start] + edit["newText"].encode("utf-8") + old[end:]
+
+
+def changed_region(old: bytes | None, new: bytes, context: int = 2, max_lines: int = 40) -> str:
+    """The changed lines of `new` with `context` lines around them, as the file now reads:
+    'Lines A-B of the file now read:' and the text (0-based line numbers)."""
+    lines = split_lines(new)
+    if old is None:
+        first, count = 0, len(lines)
+    else:
+        start, _end, replacement = changed_span(old, new)
+        first = old[:start].count(b"\n")
+        count = len(split_lines(replacement))
+    if not lines:
+        return "The file is now empty."
+    if count == 0:  # lines were only removed: show where
+        count = 1
+    a, b = max(first - context, 0), min(first + count + context, len(lines))
+    shown = lines[a : min(b, a + max_lines)]
+    text = b"".join(shown).decode("utf-8", "replace").rstrip("\n")
+    cut = f" (first {len(shown)} shown)" if b - a > len(shown) else ""
+    return f"Lines {a}-{a + len(shown) - 1} now read{cut}:\n{text}"

@@ -28,10 +28,15 @@ def test_category_exports_the_tools() -> None:
         "find_symbol_definition",
         "find_references",
         "dependency_graph",
+        "replace_symbol",
+        "insert_symbol",
+        "add_docstring",
     ]
     for tool in TOOLS:
         assert tool.category == "code"
-        assert tool.permissions == frozenset({Permission.FILESYSTEM_READ})
+        edits = tool.name in ("replace_symbol", "insert_symbol", "add_docstring")
+        flag = Permission.FILESYSTEM_WRITE if edits else Permission.FILESYSTEM_READ
+        assert tool.permissions == frozenset({flag})
         assert tool.schema()["description"]
 
 

@@ -142,3 +142,28 @@ def test_errors(call, make_ctx, ws_root, path, content, setup, etype, fragment):
     result = call(make_ctx("dev", "auto"), "write_file", path=path, content=content)
     assert result.error["type"] == etype
     assert fragment in result.error["message"]
+
+
+BIG = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(6))
+
+
+@pytest.mark.parametrize(
+    ("content", "reason", "ok"),
+    [
+        ("def f0():\n    return 0\n", None, False),  # drops most of the file: refused
+        ("def f0():\n    return 0\n", "too short", False),  # a reason must say something
+        ("def f0():\n    return 0\n", "the module is replaced by a stub on purpose", True),
+        (BIG.replace("return 5", "return 50"), None, True),  # keeps most lines
+        (BIG + "def g():\n    return 7\n", None, True),  # only adds
+    ],
+)
+def test_a_write_that_drops_most_of_a_file_needs_a_reason(call, make_ctx, ws_root, content, reason, ok):
+    (ws_root / "big.py").write_text(BIG)
+    args = {"path": "big.py", "content": content} | ({"reason": reason} if reason else {})
+    result = call(make_ctx("dev", "auto"), "write_file", **args)
+    assert result.ok is ok, result.error
+    if not ok:
+        assert result.error["type"] == "runtime"
+        assert "keep only 2 of its 12 non-blank lines" in result.error["message"]
+        assert "replace_symbol" in result.error["message"]
+        assert (ws_root / "big.py").read_text() == BIG

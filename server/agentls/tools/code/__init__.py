@@ -1,14 +1,35 @@
 """Code analysis tools over the workspace index: parse_ast, find_symbol_definition,
-find_references, dependency_graph.
+find_references, dependency_graph; and edits addressed by symbol: replace_symbol,
+insert_symbol, add_docstring (proposals, like edit_file).
 
 Must not know: tree-sitter (the index parses), the agent, LSP.
 """
 
+from agentls.tools.code.add_docstring import AddDocstring
 from agentls.tools.code.dependency_graph import DependencyGraph
 from agentls.tools.code.find_references import FindReferences
 from agentls.tools.code.find_symbol_definition import FindSymbolDefinition
+from agentls.tools.code.insert_symbol import InsertSymbol
 from agentls.tools.code.parse_ast import ParseAst
+from agentls.tools.code.replace_symbol import ReplaceSymbol
 
-TOOLS = [ParseAst, FindSymbolDefinition, FindReferences, DependencyGraph]
+TOOLS = [
+    ParseAst,
+    FindSymbolDefinition,
+    FindReferences,
+    DependencyGraph,
+    ReplaceSymbol,
+    InsertSymbol,
+    AddDocstring,
+]
 
-__all__ = ["TOOLS", "DependencyGraph", "FindReferences", "FindSymbolDefinition", "ParseAst"]
+__all__ = [
+    "TOOLS",
+    "AddDocstring",
+    "DependencyGraph",
+    "FindReferences",
+    "FindSymbolDefinition",
+    "InsertSymbol",
+    "ParseAst",
+    "ReplaceSymbol",
+]

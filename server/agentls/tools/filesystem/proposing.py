@@ -17,6 +17,7 @@ from pydantic import Field
 
 from agentls.tools.base import ToolContext, ToolError, ToolOutput
 from agentls.tools.permissions import AUTO_APPROVE_MODES
+from agentls.tools.proposal_edit import changed_region
 from agentls.tools.proposals import Proposal, ProposalStore
 
 log = logging.getLogger(__name__)
@@ -111,13 +112,24 @@ def propose(
         status=proposal.status,
         diff=proposal.diff,
         comment=proposal.comment,
-        message=(_message(proposal, approval, waited_out, ctx) + note).strip(),
+        message=(_message(proposal, approval, waited_out, ctx) + note).strip()
+        + _region(proposal, old, new),
     )
+
+
+def _region(proposal: Proposal, old: bytes | None, new: bytes) -> str:
+    """The changed region as the file now reads, when the change is in place (or pending)."""
+    if proposal.status not in ("applied", "pending"):
+        return ""
+    return "\n" + changed_region(old, new)
 
 
 def _message(proposal: Proposal, approval: str, waited_out: bool, ctx: ToolContext) -> str:
     if proposal.status == "applied":
-        return f"Applied: {proposal.path} now contains the change."
+        return (
+            f"Applied: {proposal.path} now contains the change. It is in place: "
+            "do not make it again."
+        )
     if proposal.status == "rejected":
         said = f": {proposal.comment}" if proposal.comment else " (no comment)"
         return f"The change to {proposal.path} was rejected by the user{said}."
@@ -133,5 +145,6 @@ def _message(proposal: Proposal, approval: str, waited_out: bool, ctx: ToolConte
         return f"Proposal {proposal.id} is still pending ({why}); your reads of {proposal.path} show it."
     return (
         f"Proposal {proposal.id} is pending the user's review (approval {approval!r}); "
-        f"your reads of {proposal.path} show it as if applied."
+        f"your reads of {proposal.path} show it as if applied. The change is made: "
+        "do not make it again."
     )

@@ -18,6 +18,32 @@ from agentls.tools.permissions import WRITE, Permission
 class WriteFileInput(ToolInput):
     path: str = Field(description="File path relative to the workspace root; created if missing.")
     content: str = Field(description="The complete new content of the file.")
+    reason: str | None = Field(
+        default=None,
+        description="Only to replace most of an existing file: why its old content should go.",
+    )
+
+
+#: An existing file with at least this many non-blank lines is guarded ...
+GUARD_MIN_LINES = 3
+#: ... against a write that keeps less than this share of them.
+GUARD_KEEP_SHARE = 0.5
+MIN_REASON_CHARS = 12
+
+
+def kept_share(old: bytes, new: bytes) -> tuple[int, int]:
+    """(how many of the old non-blank lines the new content still has, how many there were)."""
+    old_lines = [ln.strip() for ln in old.decode("utf-8", "replace").splitlines() if ln.strip()]
+    pool: dict[str, int] = {}
+    for ln in new.decode("utf-8", "replace").splitlines():
+        if ln.strip():
+            pool[ln.strip()] = pool.get(ln.strip(), 0) + 1
+    kept = 0
+    for ln in old_lines:
+        if pool.get(ln, 0) > 0:
+            pool[ln] -= 1
+            kept += 1
+    return kept, len(old_lines)
 
 
 class WriteFile(Tool):
@@ -26,7 +52,9 @@ class WriteFile(Tool):
     The change is not written directly: it becomes a proposal (a diff) that the user
     accepts or rejects, unless approval is 'auto'. The result says whether it was applied,
     rejected (with the user's comment), stale or is still pending; your own later reads
-    see a pending proposal as if applied. Prefer edit_file for small changes.
+    see a pending proposal as if applied. Prefer edit_file or replace_symbol for changes
+    to an existing file: a write that drops most of an existing file is refused unless
+    `reason` says why the old content should go.
     """
 
     name = "write_file"
@@ -70,4 +98,24 @@ class WriteFile(Tool):
                     f"{rel} already has exactly this content; nothing to change",
                     self.name,
                 )
+            self._guard(rel, current.data, new, input.reason)
         return propose(ctx, self.name, rel, current.data if current else None, new)
+
+    def _guard(self, rel: str, old: bytes, new: bytes, reason: str | None) -> None:
+        """One bad turn must not wipe a file: dropping most of it needs a stated reason."""
+        kept, total = kept_share(old, new)
+        if total < GUARD_MIN_LINES or kept >= total * GUARD_KEEP_SHARE:
+            return
+        if reason is not None and len(reason.strip()) >= MIN_REASON_CHARS:
+            return
+        raise ToolError(
+            "runtime",
+            f"refused: this would replace {rel} and keep only {kept} of its {total} non-blank "
+            "lines; no proposal was made. To change part of the file use edit_file, "
+            "replace_symbol, insert_symbol or add_docstring (the rest stays as it is). Only "
+            "if the old content really must go, call write_file again with `reason` saying why.",
+            self.name,
+            path=rel,
+            kept=kept,
+            lines=total,
+        )

@@ -1,0 +1,62 @@
+"""The `insert_symbol` tool: propose a new function, method or class, placed after a named
+one or at the end of the file (never writes by itself).
+
+Must not know: the editor, LSP, the agent, tree-sitter.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from agentls.tools.base import Tool, ToolContext, ToolInput
+from agentls.tools.code.symbol_edit import find, indent_of, line_end, reindent, source
+from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
+from agentls.tools.permissions import WRITE, Permission
+
+
+class InsertSymbolInput(ToolInput):
+    path: str = Field(description="File path relative to the workspace root (the file must exist).")
+    new: str = Field(min_length=1, description="The complete new definition (def/class/function ...).")
+    after: str | None = Field(
+        default=None,
+        description="Name of the function, class or method (Class.method) to put it after; omit to append at the end of the file.",
+    )
+
+
+class InsertSymbol(Tool):
+    """Propose adding a new function, method or class to an existing file.
+
+    It goes right after the definition named `after` (with that one's indentation, so
+    after a method it becomes a method of the same class), or at the end of the file.
+    """
+
+    name = "insert_symbol"
+    category = "code"
+    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
+    Input = InsertSymbolInput
+    Output = ProposalOutput
+    timeout_s = 30.0
+
+    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
+        return call_timeout(self.timeout_s, ctx)
+
+    def execute(self, input: InsertSymbolInput, ctx: ToolContext) -> ProposalOutput:
+        rel, data, _text = source(ctx, self.name, input.path)
+        python = rel.endswith((".py", ".pyi"))
+        if input.after:
+            span = find(self.name, rel, data, input.after)
+            indent = indent_of(data, span.start)
+            at = line_end(data, span.end)
+        else:
+            indent, at = "", len(data)
+        gap = "\n\n" if python and not indent else "\n"
+        head = data[:at]
+        if head and not head.endswith(b"\n"):
+            head += b"\n"
+        block = (gap + reindent(input.new, indent)).encode("utf-8")
+        tail = data[at:]
+        if tail.strip():
+            tail = gap.encode() + tail.lstrip(b"\n")
+        return propose(ctx, self.name, rel, data, head.rstrip(b"\n") + b"\n" + block + tail)

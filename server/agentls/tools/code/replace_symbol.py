@@ -1,0 +1,65 @@
+"""The `replace_symbol` tool: propose a function, method or class's whole new definition,
+found by name (never writes by itself).
+
+Must not know: the editor, LSP, the agent, tree-sitter.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput
+from agentls.tools.code.symbol_edit import (
+    decorated_start,
+    find,
+    indent_of,
+    line_end,
+    line_start,
+    reindent,
+    source,
+)
+from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
+from agentls.tools.permissions import WRITE, Permission
+
+
+class ReplaceSymbolInput(ToolInput):
+    path: str = Field(description="File path relative to the workspace root.")
+    symbol: str = Field(min_length=1, description="Name of the function, class or method (Class.method).")
+    new: str = Field(min_length=1, description="The complete new definition, from its first line (def/class/function) to its end.")
+
+
+class ReplaceSymbol(Tool):
+    """Propose replacing a whole function, method or class, found by name, with a new definition.
+
+    Give the complete new definition (signature and body); it is indented to fit where the
+    old one was. Easier than edit_file for changing a function: no need to copy its old text.
+    The result says the change is in place and shows the new definition.
+    """
+
+    name = "replace_symbol"
+    category = "code"
+    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
+    Input = ReplaceSymbolInput
+    Output = ProposalOutput
+    timeout_s = 30.0
+
+    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
+        return call_timeout(self.timeout_s, ctx)
+
+    def execute(self, input: ReplaceSymbolInput, ctx: ToolContext) -> ProposalOutput:
+        rel, data, _text = source(ctx, self.name, input.path)
+        span = find(self.name, rel, data, input.symbol)
+        new_text = input.new.strip("\n")
+        begin = line_start(data, span.start)
+        if new_text.lstrip().startswith("@"):  # the new text brings its decorators
+            begin = decorated_start(data, span.start)
+        end = line_end(data, span.end)
+        replacement = reindent(new_text, indent_of(data, span.start)).encode("utf-8")
+        new = data[:begin] + replacement + data[end:]
+        if new == data:
+            raise ToolError(
+                "runtime", f"{span.name} in {rel} already reads exactly like that; nothing to change", self.name
+            )
+        return propose(ctx, self.name, rel, data, new)

@@ -1,0 +1,137 @@
+"""Edits addressed by symbol (replace_symbol, insert_symbol, add_docstring): the definition
+is found by name in the current text, the new text indented to fit, the result a proposal
+whose message says the change is in place and shows the region as it now reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentls.tools.code import TOOLS as CODE_TOOLS
+from agentls.tools.executor import ToolExecutor, ToolResult
+from agentls.tools.filesystem import TOOLS as FILESYSTEM_TOOLS
+from agentls.tools.registry import ToolRegistry
+
+SHOP = '''\
+"""A shop."""
+
+import math
+
+
+class Cart:
+    def __init__(self):
+        self.items = []
+
+    @property
+    def total(self):
+        return sum(self.items)
+
+
+def ratio(a, b):
+    return a / b
+'''
+
+MATH_TS = """\
+export function add(a: number, b: number): number {
+  return a + b;
+}
+"""
+
+
+@pytest.fixture
+def ws(ws_root: Path) -> Path:
+    (ws_root / "shop.py").write_text(SHOP)
+    (ws_root / "math.ts").write_text(MATH_TS)
+    return ws_root
+
+
+def _call(make_ctx: Any, name: str, **raw: Any) -> ToolResult:
+    executor = ToolExecutor(ToolRegistry([*FILESYSTEM_TOOLS, *CODE_TOOLS]))
+    return executor.execute(name, raw, make_ctx("dev", "auto"))
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "expected"),
+    [
+        # a top-level function, new text given without indentation
+        (
+            "replace_symbol",
+            {"symbol": "ratio", "new": "def ratio(a, b):\n    if b == 0:\n        return 0.0\n    return a / b"},
+            SHOP.replace("    return a / b\n", "    if b == 0:\n        return 0.0\n    return a / b\n"),
+        ),
+        # a method by dotted name: indented to the class body; its decorator is kept
+        (
+            "replace_symbol",
+            {"symbol": "Cart.total", "new": "def total(self) -> int:\n    return sum(self.items)"},
+            SHOP.replace("def total(self):", "def total(self) -> int:"),
+        ),
+        # a unique last part names the method too; decorators given replace the old ones
+        (
+            "replace_symbol",
+            {"symbol": "total", "new": "@property\ndef total(self):\n    return len(self.items)"},
+            SHOP.replace("return sum(self.items)", "return len(self.items)"),
+        ),
+        # insert after a top-level function: two blank lines before it
+        (
+            "insert_symbol",
+            {"after": "ratio", "new": "def double(x):\n    return 2 * x"},
+            SHOP + "\n\ndef double(x):\n    return 2 * x\n",
+        ),
+        # insert after a method: a method of the same class
+        (
+            "insert_symbol",
+            {"after": "Cart.__init__", "new": "def clear(self):\n    self.items = []"},
+            SHOP.replace(
+                "        self.items = []\n",
+                "        self.items = []\n\n    def clear(self):\n        self.items = []\n",
+                1,
+            ),
+        ),
+        # a docstring for a function that has none, quotes given by the model dropped
+        (
+            "add_docstring",
+            {"symbol": "ratio", "docstring": '"""Return a divided by b."""'},
+            SHOP.replace("def ratio(a, b):\n", 'def ratio(a, b):\n    """Return a divided by b."""\n'),
+        ),
+        # a method's docstring, indented to its body
+        (
+            "add_docstring",
+            {"symbol": "Cart.__init__", "docstring": "An empty cart."},
+            SHOP.replace(
+                "def __init__(self):\n", 'def __init__(self):\n        """An empty cart."""\n'
+            ),
+        ),
+    ],
+)
+def test_symbol_edits(make_ctx: Any, ws: Path, tool: str, args: dict[str, Any], expected: str) -> None:
+    result = _call(make_ctx, tool, path="shop.py", **args)
+    assert result.ok, result.error
+    assert (ws / "shop.py").read_text() == expected
+    message = result.output["message"]
+    assert "now contains the change" in message and "now read" in message
+
+
+def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: Any, ws: Path) -> None:
+    assert _call(make_ctx, "add_docstring", path="shop.py", symbol="ratio", docstring="First.").ok
+    assert _call(make_ctx, "add_docstring", path="shop.py", symbol="ratio", docstring="Second.").ok
+    text = (ws / "shop.py").read_text()
+    assert '"""Second."""' in text and "First." not in text
+    assert _call(make_ctx, "add_docstring", path="math.ts", symbol="add", docstring="Sum of a and b.").ok
+    assert (ws / "math.ts").read_text() == "/**\n * Sum of a and b.\n */\n" + MATH_TS
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "error"),
+    [
+        ("replace_symbol", {"symbol": "nope", "new": "def nope(): pass"}, "it defines: Cart, Cart.__init__"),
+        ("replace_symbol", {"symbol": "ratio", "new": "def ratio(a, b:\n    return a"}, "syntax errors"),
+        ("add_docstring", {"symbol": "missing", "docstring": "x"}, "no function, method or class"),
+        ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
+    ],
+)
+def test_symbol_edit_errors(make_ctx: Any, ws: Path, tool: str, args: dict[str, Any], error: str) -> None:
+    result = _call(make_ctx, tool, path="shop.py", **args)
+    assert not result.ok and error in result.error["message"], result.error
+    assert (ws / "shop.py").read_text() == SHOP
