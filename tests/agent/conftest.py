@@ -135,6 +135,7 @@ def make_agent(
 ) -> Callable[..., tuple[Agent, SpyModel, list[RunEvent]]]:
     def make(script: list[dict[str, Any]], settings: RunSettings | None = None, **kwargs: Any):
         model = SpyModel(write_script(tmp_path / "script.jsonl", script))
+        model.small = kwargs.pop("small", False)  # as the embedded model says of itself
         events: list[RunEvent] = []
         workspace = kwargs.pop("workspace", None) or Workspace(ws_root)
         agent = Agent(

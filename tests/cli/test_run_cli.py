@@ -94,6 +94,7 @@ def test_a_rejection_on_the_terminal_reaches_the_model_with_its_comment(tmp_path
         {"response": {"content": '["Rename main"]'}},
         {"response": _call("edit_file", {"path": "app.py", "old": "def main", "new": "def Main"}, 1)},
         {"response": _call("finish", {"summary": "left as is"}, 2)},
+        {"response": _call("finish", {"summary": "left as is: the user said no"}, 3)},
         {"response": {"content": "[]"}},
     ]
     script.write_text("".join(json.dumps(t) + "\n" for t in turns), "utf-8")
@@ -113,7 +114,10 @@ def test_a_rejection_on_the_terminal_reaches_the_model_with_its_comment(tmp_path
     finally:
         os.close(master)
     result = json.loads(out)
-    assert result["status"] == "completed" and len(result["proposals"]) == 1
+    # the goal asked for a change and none was made: the run is honest about it
+    assert result["status"] == "failed" and len(result["proposals"]) == 1
+    assert proc.returncode == 1
+    assert "the run changed no file" in result["summary"]
     assert (root / "app.py").read_text("utf-8").startswith("def main")  # nothing applied
     recorded = [json.loads(line) for line in record.read_text("utf-8").splitlines()]
     after_edit = json.dumps(recorded[2]["request"])

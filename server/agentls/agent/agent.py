@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from agentls.agent.builtin import (
     BudgetsComponent,
+    DoneCheckComponent,
     EditorContextComponent,
+    GroundingComponent,
     HistoryComponent,
     MemoryComponent,
     SystemComponent,
@@ -110,9 +112,11 @@ class Agent:
         self.tools = ToolsComponent(registry, self.executor, self.tool_context)
         self.memory = MemoryComponent(run)
         self.editor_context = EditorContextComponent(run)
+        self.grounding = GroundingComponent(run)
         self.history = HistoryComponent(run)
         self.budgets = BudgetsComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
+        self.done_check = DoneCheckComponent(run)
         self.pipeline = Pipeline(
             [*collect_components(self), *(components or [])], retry_limit=settings.retry_limit
         )
@@ -144,7 +148,9 @@ class Agent:
         try:
             if self._cancel_requested:
                 raise asyncio.CancelledError("cancelled before it started")
-            loop = TaskLoop(self.context, self.pipeline, self.model, self._emit, cancel)
+            loop = TaskLoop(
+                self.context, self.pipeline, self.model, self._emit, cancel, self.done_check
+            )
             summary = await loop.execute()
             self._end("completed", summary=summary)
         except RunStop as stop:

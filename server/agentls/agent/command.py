@@ -54,6 +54,7 @@ class Command:
     disabled_reason: str | None = None
     validator: Validator | None = None
     tool: str | None = None  # the registry tool this command adapts, if any
+    category: str | None = None  # that tool's category
     bindable: bool = field(default=False, repr=False)  # the method's first parameter is self
 
     def is_enabled(self) -> bool:

@@ -2,14 +2,17 @@
 
 1. A planning turn (no tools, `json_schema=TASKS_SCHEMA`) splits the goal into at most
    `max_initial_tasks` tasks; an empty first plan makes the goal itself the one task (a
-   goal is never "nothing to do" — small models often answer `[]`).
+   goal is never "nothing to do" — small models often answer `[]`). A small model skips
+   this turn for a single-step goal and is offered fewer tools (focus.py).
 2. The first pending task runs as acting turns (the enabled commands offered as tools,
    exactly one call per turn) until the model calls `finish`: **a task ends with
    `finish`, and its summary becomes the task's result**.
 3. After every task a planning turn is asked for new tasks given that result, "only if
    needed" (`[]` = none; at most `max_initial_tasks`; titles already listed are dropped).
-4. The run completes when no task is pending (its summary: the last task's result), and
-   ends early on a budget (`max_loops` tasks executed, steps, tokens, time, cost),
+4. The run completes when no task is pending (its summary: the last task's result) and
+   the done check finds nothing missing (builtin/done_check.py: a goal that asks for a
+   change and a run that changed nothing end `failed`; the last planning turn shows the
+   model the run's diff with the goal, and `[]` means done), and ends early on a budget (`max_loops` tasks executed, steps, tokens, time, cost),
    cancellation, a model error or `bad_reply_limit` bad replies in a row.
 
 Bad replies (no call, unknown tool, unparsable or schema-failing arguments, a planning
@@ -28,9 +31,11 @@ from collections.abc import Callable
 from typing import Any
 
 from agentls.agent.actions import ActionFailure
+from agentls.agent.builtin.done_check import DoneCheckComponent
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.execution import available, error_text, run_call, unavailable_lines
+from agentls.agent.focus import focus, is_small, single_step
 from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed
 from agentls.agent.pipeline import Pipeline
 from agentls.agent.prompts import bullets, render
@@ -57,8 +62,10 @@ class TaskLoop:
         model: ChatModel,
         emit: Emit,
         cancel: asyncio.Event,
+        done_check: DoneCheckComponent | None = None,
     ) -> None:
         self.run = run
+        self.done_check = done_check
         self.pipeline = pipeline
         self.model = model
         self.emit = emit
@@ -70,7 +77,8 @@ class TaskLoop:
     async def execute(self) -> str:
         """Run the tasks to the end; return the run's summary (raises RunStop to stop)."""
         state, settings = self.run.state, self.run.settings
-        self._add_tasks(await self._plan(None) or [self.run.goal])
+        skip = is_small(self.model) and single_step(self.run.goal)
+        self._add_tasks((None if skip else await self._plan(None)) or [self.run.goal])
         summary = ""
         while pending := state.pending():
             if state.loops >= settings.max_loops:
@@ -85,6 +93,8 @@ class TaskLoop:
             task.result = summary
             self._move(task, "done")
             self._add_tasks(await self._plan(task))
+        if self.done_check is not None and (reason := self.done_check.failure()):
+            raise RunFailed(reason)
         return summary
 
     def _move(self, task: Task, status: TaskStatus) -> None:
@@ -116,6 +126,8 @@ class TaskLoop:
         resources = await self.pipeline.run(DirectiveProvider.get_resources)
         practices = await self.pipeline.run(DirectiveProvider.get_best_practices)
         off = unavailable_lines([c for c in commands.values() if not available(c, self.run)])
+        if is_small(self.model):
+            off = []  # a small model does better with a short prompt than with this list
         system = render(
             "system",
             goal=self.run.goal,
@@ -183,6 +195,7 @@ class TaskLoop:
                 pending=bullets([t.title for t in tasks if t.status == "pending"]),
                 last_task=last.title,
                 result=last.result or "(no result)",
+                changes=self.done_check.changes() if self.done_check else "(not tracked)",
                 max_tasks=cap,
             )
         messages, _ = await self._turn()
@@ -207,11 +220,17 @@ class TaskLoop:
         run.turn, run.task = "act", task
         index = run.task_index()
         done = [f"{t.title}: {t.result}" for t in run.state.tasks if t.status == "done"]
-        prompt = render("acting", task=task.title, goal=run.goal, earlier=bullets(done))
+        prompt = render(
+            "acting",
+            task=task.title,
+            serves="" if task.title == run.goal else f"(It serves the goal: {run.goal})",
+            earlier=f"\nResults of earlier tasks:\n{bullets(done)}\n" if done else "",
+        )
         run.transcript.begin_task(index, {"role": "user", "content": prompt})
         while True:
             messages, commands = await self._turn()
-            offered = [c.spec() for c in commands.values() if available(c, run)]
+            usable = [c for c in commands.values() if available(c, run)]
+            offered = [c.spec() for c in (focus(usable, run.goal) if is_small(self.model) else usable)]
             run.state.steps += 1
             turn = await self._complete(messages, offered)
             if turn.content and turn.content.strip():

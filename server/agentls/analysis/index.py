@@ -14,11 +14,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache, symbols
+from agentls.analysis import answers, cache, repo_map, symbols
 from agentls.analysis.build import index_files
 from agentls.analysis.grammar import (
     apply_edits,
@@ -293,6 +293,10 @@ class WorkspaceIndex(IndexTables):
     def import_graph(self) -> dict[str, set[str]]:
         with self._lock:
             return build_graph(self, None, language="python").adjacency()
+
+    def repo_map(self, budget_chars: int, focus: Iterable[str] = ()) -> str:
+        with self._lock:
+            return repo_map.repo_map(self, budget_chars, focus)
 
     def outline(self, path: str, max_depth: int = 3) -> dict[str, Any]:
         with self._lock:

@@ -1,13 +1,15 @@
 """The built-in components, one per file: system directives and `finish`, the tools as
-commands, short-term history, long-term memory, the editor context, the watchdog and the
-budgets. The Agent creates them for each run (agent.py).
+commands, short-term history, long-term memory, the editor context, grounding (repo map and
+named files), the watchdog, the budgets and the done check. The Agent creates them for each run (agent.py).
 Must not know: the loop's internals, LSP.
 """
 
 from __future__ import annotations
 
 from agentls.agent.builtin.budgets import BudgetsComponent
+from agentls.agent.builtin.done_check import DoneCheckComponent
 from agentls.agent.builtin.editor_context import EditorContextComponent
+from agentls.agent.builtin.grounding import GroundingComponent
 from agentls.agent.builtin.history import HistoryComponent
 from agentls.agent.builtin.memory import MemoryComponent
 from agentls.agent.builtin.system import SystemComponent
@@ -16,7 +18,9 @@ from agentls.agent.builtin.watchdog import WatchdogComponent
 
 __all__ = [
     "BudgetsComponent",
+    "DoneCheckComponent",
     "EditorContextComponent",
+    "GroundingComponent",
     "HistoryComponent",
     "MemoryComponent",
     "SystemComponent",

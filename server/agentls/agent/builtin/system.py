@@ -23,8 +23,8 @@ class SystemComponent(DirectiveProvider, CommandProvider):
 
     def get_constraints(self) -> Iterator[str]:
         yield "Work only inside the workspace: paths outside it are refused."
-        if self.run.turn == "act":
-            yield "Each reply calls exactly one tool."
+        # the same on every turn, so a model's cached prompt prefix survives turn changes
+        yield "When tools are offered, each reply calls exactly one tool."
         perms = self.run.tools.permissions
         if Permission.FILESYSTEM_WRITE in perms:
             yield (

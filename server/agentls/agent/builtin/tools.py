@@ -50,6 +50,7 @@ def tool_command(tool: Tool, executor: ToolExecutor, ctx: ToolContext) -> Comman
         permissions=tool.permissions,
         validator=_validator(tool),
         tool=tool.name,
+        category=tool.category,
     )
 
 

@@ -4,7 +4,12 @@ It counts identical calls in a row (name and canonical arguments). When a call r
 `repeats` in a row it is not run: the model is told so (`CallRejected`). One more and the
 run fails (`RunFailed`) with a message naming the call. A different call, or the end of a
 task (`finish`), resets it.
-Must not know: what the tools do, the loop's internals, models, LSP.
+
+A call identical to an earlier one that changed a file (its output names a proposal that
+was applied or is pending) is not run even once more, whenever it comes: small models
+often redo an edit that worked, get "old text was not found", and then rewrite the file.
+The model is told the change is already in place — the success is named, not the
+repetition. Must not know: what the tools do, the loop's internals, models, LSP.
 """
 
 from __future__ import annotations
@@ -16,15 +21,32 @@ from agentls.agent.outcomes import CallRejected, RunFailed
 from agentls.agent.protocols import AfterExecute, AfterParse
 
 
+def _change(result: ActionResult) -> str | None:
+    """The path a successful call changed (its proposal applied or pending), else None."""
+    out = result.output
+    if not result.ok or not isinstance(out, dict) or "proposal_id" not in out:
+        return None
+    return str(out.get("path")) if out.get("status") in ("applied", "pending") else None
+
+
 class WatchdogComponent(AfterParse, AfterExecute):
     def __init__(self, repeats: int = 2) -> None:
         super().__init__()
         self.repeats = max(1, repeats)
         self._last: str | None = None
         self._count = 0
+        self._changes: dict[str, str] = {}  # call key → the path it changed
 
     def after_parse(self, result: ParsedCall) -> None:
         key = result.key()
+        changed = self._changes.get(key)
+        if changed is not None:
+            raise CallRejected(
+                f"Not run: this exact {result.name} call already succeeded earlier in this "
+                f"run — that change is in place in {changed} (your reads show it). Do not "
+                "make it again. If the task is done, call finish with a summary of what "
+                "changed; otherwise make the next, different change."
+            )
         self._count = self._count + 1 if key == self._last else 1
         self._last = key
         args = json.dumps(result.arguments, ensure_ascii=False, sort_keys=True)
@@ -42,5 +64,8 @@ class WatchdogComponent(AfterParse, AfterExecute):
             )
 
     def after_execute(self, result: ActionResult) -> None:
+        changed = _change(result)
+        if changed is not None:
+            self._changes[result.call.key()] = changed
         if result.finished is not None:
             self._last, self._count = None, 0

@@ -85,13 +85,16 @@ class LocalModel:
         *,
         model: model_files.KnownModel | None = None,
         n_threads: int | None = None,
-        n_ctx: int = 4096,
+        n_ctx: int = 8192,
         max_tokens: int = 1024,
         temperature: float = 0.0,
         seed: int = 0,
         llama_factory: Callable[..., Any] | None = None,
         grammar_factory: Callable[[dict[str, Any], Any], Any] | None = None,
     ) -> None:
+        #: The loop spares a small model the planning turn of a single-step goal and
+        #: offers it fewer tools (agent/focus.py).
+        self.small = True
         self._path = Path(path).expanduser() if path is not None else None
         self._known = model
         self.name = f"local:{self._path}" if self._path else "local"
@@ -107,6 +110,7 @@ class LocalModel:
         self._llama: Any = None
         self._lock = threading.Lock()
         self._grammars: dict[str, Any] = {}
+        self._last_tools: list[ToolSpec] | None = None
 
     # ------------------------------------------------------------------ loading
 
@@ -198,7 +202,11 @@ class LocalModel:
             schema = turn_schema(tools, json_schema)
         except SchemaError as exc:
             raise ModelError(f"the local model cannot constrain this turn: {exc}") from None
-        local_messages = to_local_messages(messages, tools)
+        # A planning turn shows the tools of the last acting turn too: the system message
+        # then stays the same across turns and llama.cpp reuses the evaluated prefix.
+        if tools:
+            self._last_tools = tools
+        local_messages = to_local_messages(messages, tools or self._last_tools)
         stop = threading.Event()
         try:
             text, finish, usage = await asyncio.to_thread(

@@ -1,0 +1,119 @@
+"""Grounding: what the workspace really holds, in the prompt of every turn.
+
+A repo map (files and their top definitions with signatures, ranked by how much the rest
+of the code refers to them, cut to a budget: analysis/repo_map.py) so the model uses real
+paths and names instead of inventing them; and the files the goal or the editor context
+names — by path, by file name, or through a function/class name defined there — as they
+read now (with the run's own pending edits), so the model need not spend turns reading
+them and sees its edits in place. Built from the index (built for the run if it has none);
+a failure is logged and leaves the prompt without it.
+Must not know: the loop's internals, models, LSP.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+
+from agentls.agent.context import RunContext
+from agentls.agent.prompts import render
+from agentls.agent.protocols import MessageProvider
+from agentls.llm.base import Message
+from agentls.tools.code.index_access import workspace_index
+from agentls.tools.filesystem.content import current_content, is_binary
+from agentls.workspace import FileWalker
+
+log = logging.getLogger(__name__)
+
+#: Share of the model's context (in characters, 4 per token) the map may take, and caps.
+MAP_SHARE = 0.125
+MAP_MAX_CHARS = 4000
+FILES_MAX_CHARS = 6000
+MAX_NAMED_FILES = 3
+MAX_WALKED = 2000
+#: Words a goal uses as plain English that also name definitions in many codebases.
+COMMON_WORDS = frozenset(
+    ["add", "change", "fix", "list", "make", "read", "write", "update", "remove", "delete", "rename", "create", "guard", "test", "tests", "file", "files", "function", "functions", "class", "method", "type", "hint", "summary", "string", "docstring", "code", "return", "value", "name", "call", "callers", "caller", "new", "old", "the", "and", "for", "with", "from", "into", "that", "this"]
+)
+_TOKEN = re.compile(r"[\w./-]+")
+
+
+class GroundingComponent(MessageProvider):
+    def __init__(self, run: RunContext) -> None:
+        super().__init__()
+        self.run = run
+        self._map: str | None = None
+        self._named: list[str] = []
+
+    def _prepare(self) -> None:
+        ctx = self.run.tools
+        try:
+            paths = [p for _, p in zip(range(MAX_WALKED), FileWalker(ctx.workspace.root).walk(), strict=False)]
+            index = workspace_index(ctx)
+            self._named = named_files(self.run.goal, paths, index.defs_by_name())
+            if self.run.editor is not None and self.run.editor.path not in self._named:
+                self._named.insert(0, self.run.editor.path)
+            budget = min(MAP_MAX_CHARS, int(self.run.context_tokens * 4 * MAP_SHARE))
+            self._map = index.repo_map(budget, self._named) or "(no source files)"
+        except Exception as exc:  # grounding helps; it must never stop a run
+            log.warning("no repo map for this run: %s", exc)
+            self._map = ""
+
+    def get_messages(self) -> Iterator[Message]:
+        if self._map is None:
+            self._prepare()
+        if not self._map:
+            return
+        yield {"role": "user", "content": render("grounding", map=self._map, files=self._files())}
+
+    def _files(self) -> str:
+        ctx, room, out = self.run.tools, FILES_MAX_CHARS, []
+        for rel in self._named[:MAX_NAMED_FILES]:
+            try:
+                content = current_content(ctx, rel, ctx.workspace.resolve(rel), "read_file")
+            except Exception:
+                continue
+            if content is None or is_binary(content.data) or room <= 200:
+                continue
+            text = content.data.decode("utf-8", "replace")
+            if len(text) > room:
+                shown = text[:room].rsplit("\n", 1)[0]
+                text = f"{shown}\n…(cut after line {shown.count(chr(10))}; read_file for the rest)"
+            room -= len(text)
+            out.append(
+                f"\nYou have already read {rel} (no need to read it again); it reads now:"
+                f"\n```\n{text.rstrip()}\n```"
+            )
+        return "".join(out)
+
+
+def named_files(goal: str, paths: list[str], defs: dict[str, list[tuple[str, int]]]) -> list[str]:
+    """The files `goal` names: by path, by a unique file name or path ending, or as the one
+    or two files defining a function or class it names."""
+    found: list[str] = []
+
+    def add(path: str) -> None:
+        if path not in found:
+            found.append(path)
+
+    for raw in _TOKEN.findall(goal):
+        word = raw.strip("./-`'\"")
+        if not word:
+            continue
+        if word in paths:
+            add(word)
+            continue
+        if "." in word.rsplit("/", 1)[-1]:
+            ends = [p for p in paths if p == word or p.endswith("/" + word)]
+            if len(ends) == 1:
+                add(ends[0])
+                continue
+        name = word.rsplit(".", 1)[-1] if "." in word else word
+        if len(name) < 3 or name.lower() in COMMON_WORDS:
+            continue
+        where = {path for path, _ in defs.get(name, ())}
+        if 0 < len(where) <= 2:
+            for path in sorted(where):
+                add(path)
+    return found

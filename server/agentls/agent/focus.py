@@ -1,0 +1,50 @@
+"""What a small model is spared: the planning turn for a single-step goal, and the tools a
+goal has no use for.
+
+A model that says it is small (`small = True`, as the embedded one does) gets the goal
+itself as its one task when the goal reads as one step (one sentence, no list, no "then"),
+and is offered per turn only the tools of the core categories (reading, searching and
+editing files, code navigation and symbol edits) plus any tool a word of the goal names
+(`git`, `commit`, `test`, `memory`, …); `finish` and other non-tool commands always. Fewer
+tools mean a shorter prompt, a smaller grammar and fewer wrong picks.
+Must not know: particular tools, the loop's internals, models' classes, LSP.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentls.agent.command import Command
+
+CORE_CATEGORIES = frozenset({"filesystem", "code"})
+#: Name parts too generic to say a goal wants that tool.
+_GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit"})
+_MULTI_STEP = re.compile(r"\bthen\b|\bafter that\b|\bfinally\b|(^|\n)\s*(\d+[.)]|[-*])\s", re.IGNORECASE)
+
+
+def is_small(model: Any) -> bool:
+    return bool(getattr(model, "small", False))
+
+
+def single_step(goal: str) -> bool:
+    """Whether `goal` reads as one step: short, one sentence, no list or sequence words."""
+    text = goal.strip()
+    sentences = [s for s in re.split(r"[.!?;]\s+(?=[A-Z])", text) if s.strip()]
+    return len(text) <= 400 and len(sentences) <= 1 and not _MULTI_STEP.search(text)
+
+
+def _words(goal: str) -> set[str]:
+    words = set(re.findall(r"[a-z]+", goal.lower()))
+    return words | {w[:-1] for w in words if w.endswith("s")}
+
+
+def focus(commands: list[Command], goal: str) -> list[Command]:
+    """The commands worth offering a small model for `goal`."""
+    words = _words(goal)
+    out = []
+    for c in commands:
+        parts = {p for p in c.name.split("_") if p not in _GENERIC}
+        if c.tool is None or c.category in CORE_CATEGORIES or parts & words:
+            out.append(c)
+    return out

@@ -1,0 +1,111 @@
+"""The repo map: the workspace's files and their top definitions with signatures, ranked by
+how much the rest of the code refers to them, cut to a character budget (after Aider's
+repo map, with the index's word sets standing in for its tree-sitter reference tags).
+
+Ranking: a file graph whose edge F → G is weighted by how many of G's module- and
+class-level names F's words contain; PageRank over it, personalised towards the `focus`
+files (those a goal names). Inside a file, definitions are listed in source order, and
+when the budget is short the most referred-to ones are kept. Files that do not fit are
+named on one last line while that fits. Must not know: tools, the agent, LSP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from agentls.analysis.model import SymbolNode
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+SHOWN_KINDS = frozenset({"function", "method", "class", "interface", "type", "enum", "constant", "variable"})
+DAMPING = 0.85
+ITERATIONS = 30
+#: Workspaces with more files than this rank by in-degree alone (no PageRank iterations).
+MAX_RANKED_FILES = 5000
+
+
+def _flatten(nodes: list[SymbolNode], depth: int = 0) -> Iterable[tuple[int, SymbolNode]]:
+    for node in nodes:
+        if node.kind in SHOWN_KINDS:
+            yield depth, node
+            if depth == 0 and node.kind in ("class", "interface"):
+                yield from _flatten(node.children, depth + 1)
+
+
+def _pagerank(edges: dict[str, dict[str, float]], files: list[str], focus: set[str]) -> dict[str, float]:
+    n = len(files)
+    personal = {f: (1.0 if f in focus else 0.0) for f in files} if focus else {f: 1.0 for f in files}
+    total = sum(personal.values()) or 1.0
+    personal = {f: v / total for f, v in personal.items()}
+    rank = dict(personal)
+    if n > MAX_RANKED_FILES:
+        return {f: sum(edges.get(g, {}).get(f, 0.0) for g in files) + personal[f] for f in files}
+    out_sum = {f: sum(edges.get(f, {}).values()) for f in files}
+    for _ in range(ITERATIONS):
+        new = {f: (1 - DAMPING) * personal[f] for f in files}
+        dangling = sum(rank[f] for f in files if not out_sum[f])
+        for f in files:
+            if out_sum[f]:
+                share = DAMPING * rank[f] / out_sum[f]
+                for g, w in edges[f].items():
+                    new[g] += share * w
+        for f in files:
+            new[f] += DAMPING * dangling * personal[f]
+        rank = new
+    return rank
+
+
+def repo_map(ix: WorkspaceIndex, budget_chars: int, focus: Iterable[str] = ()) -> str:
+    """The map as text: `path` lines, each followed by its definitions' signatures."""
+    files = sorted(ix.files)
+    if not files:
+        return ""
+    defs = ix.defs_by_name()
+    refs: dict[str, int] = {}  # (name) → files other than its own that use it
+    edges: dict[str, dict[str, float]] = {f: {} for f in files}
+    for f in files:
+        for word in ix.words(f):
+            for path, _i in defs.get(word, ()):
+                if path != f:
+                    edges[f][path] = edges[f].get(path, 0.0) + 1.0
+                    refs[f"{path}\0{word}"] = refs.get(f"{path}\0{word}", 0) + 1
+    focus_set = {f for f in focus if f in ix.files}
+    rank = _pagerank(edges, files, focus_set)
+    ordered = sorted(files, key=lambda f: (f not in focus_set, -rank[f], f))
+    lines: list[str] = []
+    used = 0
+    left: list[str] = []
+    for f in ordered:
+        entries = list(_flatten(ix.document_symbols(f)))
+        block = [f]
+        for depth, node in entries:
+            block.append("  " * (depth + 1) + node.detail.split("\n", 1)[0])
+        cost = sum(len(x) + 1 for x in block)
+        if used + cost > budget_chars and entries:
+            # keep the most referred-to definitions that fit
+            scored = sorted(
+                range(len(entries)),
+                key=lambda i: -refs.get(f"{f}\0{entries[i][1].name}", 0),
+            )
+            keep: set[int] = set()
+            room = budget_chars - used - len(f) - 1
+            for i in scored:
+                size = len(block[i + 1]) + 1
+                if size <= room:
+                    keep.add(i)
+                    room -= size
+            block = [f] + [block[i + 1] for i in sorted(keep)]
+            cost = sum(len(x) + 1 for x in block)
+        if used + cost > budget_chars:
+            left.append(f)
+            continue
+        lines += block
+        used += cost
+    if left:
+        tail = "Other files: " + ", ".join(left)
+        if used + len(tail) > budget_chars:
+            tail = f"({len(left)} more files not shown)"
+        lines.append(tail)
+    return "\n".join(lines)

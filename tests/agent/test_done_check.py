@@ -1,0 +1,113 @@
+"""Knowing when it is done (builtin/done_check.py, builtin/watchdog.py, focus.py,
+builtin/grounding.py): a run that was asked for a change and made none ends `failed`; an
+edit repeated after it succeeded is turned away naming the success; the last planning
+turn shows the diff; a small model skips planning for a one-step goal, is offered fewer
+tools and is shown the files its goal names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentls.agent.agent import RunSettings
+from agentls.agent.builtin.done_check import asks_for_change
+from agentls.agent.builtin.grounding import named_files
+from agentls.agent.focus import single_step
+
+from .conftest import RunAgent, act, finish, plan
+
+AUTO = RunSettings(approval="auto")
+
+
+@pytest.mark.parametrize(
+    ("goal", "change"),
+    [
+        ("Add a docstring to main in src/app.py", True),
+        ("Make divide return None when b is 0", True),
+        ("Fix apply_discount so the tests pass, without changing the tests", True),
+        ("What does make_order return?", False),  # a name is not a verb
+        ("Explain what app.py does. Do not change any files.", False),
+        ("Review utils.py; don't edit anything", False),
+        ("Do the thing", False),
+    ],
+)
+def test_which_goals_ask_for_a_change(goal: str, change: bool) -> None:
+    assert asks_for_change(goal) is change
+
+
+async def test_a_change_goal_that_changed_nothing_ends_failed(run_agent: RunAgent, ws_root: Path) -> None:
+    script = [plan("t"), finish("added it"), finish("it could not be done"), plan()]
+    out = await run_agent(script, goal="Add a docstring to main", settings=AUTO)
+    assert out.state.status == "failed"
+    assert out.state.error and "the run changed no file" in out.state.error
+    nudge = out.acting()[1].messages[-1]  # the first finish was turned away once
+    assert nudge["role"] == "tool" and "no file has been changed in this run yet" in nudge["content"]
+    assert (ws_root / "src" / "app.py").read_text() == "def main():\n    return 1\n"
+
+
+async def test_a_change_goal_with_its_change_completes_and_the_diff_is_shown(run_agent: RunAgent) -> None:
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    out = await run_agent([plan("t"), edit, finish("main returns 2"), plan()], goal="Change main to return 2", settings=AUTO)
+    assert out.state.status == "completed" and out.state.summary == "main returns 2"
+    last_plan = [t for t in out.model.turns if t.kind == "plan"][-1].messages[-1]["content"]
+    assert "-    return 1\n+    return 2" in last_plan and "Is the goal reached?" in last_plan
+
+
+async def test_a_question_needs_no_change(run_agent: RunAgent) -> None:
+    out = await run_agent([plan("t"), finish("main returns 1"), plan()], goal="What does main return?", settings=AUTO)
+    assert out.state.status == "completed"
+
+
+async def test_an_edit_repeated_after_it_succeeded_is_not_run_and_names_the_success(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    out = await run_agent([plan("t"), edit, edit, finish("done"), plan()], goal="Change main to return 2", settings=AUTO)
+    assert out.state.status == "completed"
+    # the repeat did not run (it would have failed: "old text was not found")
+    assert [c["name"] for c in out.of("tool_call")] == ["edit_file", "finish"]
+    told = out.acting()[2].messages[-1]["content"]
+    assert "already succeeded" in told and "change is in place in src/app.py" in told
+    first = out.acting()[1].messages[-1]["content"]  # the edit's own result says so, with the region
+    assert "now contains the change" in first and "now read" in first
+    assert (ws_root / "src" / "app.py").read_text() == "def main():\n    return 2\n"
+
+
+async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_file(
+    run_agent: RunAgent, make_agent: object
+) -> None:
+    from agentls.agent.agent import Agent  # noqa: F401  (the fixture builds it)
+
+    script = [finish("main returns 1"), plan()]
+    out = await run_agent(script, goal="What does main in src/app.py return?", settings=AUTO, small=True)
+    assert out.state.status == "completed"
+    assert [t.kind for t in out.model.turns] == ["act", "plan"]  # no first planning turn
+    offered = out.acting()[0].tools
+    assert "read_file" in offered and "replace_symbol" in offered and "finish" in offered
+    assert "git_commit" not in offered and "web_fetch" not in offered
+    text = out.acting()[0].text()
+    assert "You have already read src/app.py" in text and "def main():\n    return 1" in text
+    assert "src/app.py\n  def main()" in text  # the repo map
+
+
+@pytest.mark.parametrize(
+    ("goal", "one"),
+    [
+        ("Add a docstring to the add function in calc.py.", True),
+        ("Read app.py, then fix the bug.", False),
+        ("Do this:\n1. read\n2. fix", False),
+        ("The tests fail. Fix slugify so they pass.", False),
+    ],
+)
+def test_single_step_goals(goal: str, one: bool) -> None:
+    assert single_step(goal) is one
+
+
+def test_named_files() -> None:
+    paths = ["calc.py", "src/shop/pricing.py", "src/shop/cart.py", "README.md", "a/util.py", "b/util.py"]
+    defs = {"price_with_tax": [("src/shop/pricing.py", 0)], "add": [("calc.py", 0)], "Cart": [("src/shop/cart.py", 0)]}
+    assert named_files("Fix calc.py", paths, defs) == ["calc.py"]
+    assert named_files("Document pricing.py and `Cart`", paths, defs) == ["src/shop/pricing.py", "src/shop/cart.py"]
+    assert named_files("add a docstring to price_with_tax", paths, defs) == ["src/shop/pricing.py"]
+    assert named_files("fix util.py", paths, defs) == []  # two files of that name: none chosen
