@@ -139,7 +139,6 @@ const BASE_SETTINGS = {
   "files.autoSave": "off",
   "git.enabled": false,
   "chat.disableAIFeatures": true,
-  "editor.lightbulb.enabled": "on",
   "window.restoreWindows": "none",
 };
 
@@ -151,7 +150,10 @@ export async function startCodeServer(dir, settings, extraEnv = {}) {
   const port = await freePort();
   const userData = path.join(dir, "user-data");
   const home = path.join(dir, "home");
-  writeFiles(userData, { "User/settings.json": JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 1) });
+  // Machine-scoped settings (agentls.serverCommand is machine-overridable) are read from the
+  // remote side's Machine/settings.json in code-server, the rest from User/settings.json.
+  const text = JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 1);
+  writeFiles(userData, { "User/settings.json": text, "Machine/settings.json": text });
   for (const sub of ["tmp", "config", "data", "cache"]) fs.mkdirSync(path.join(home, sub), { recursive: true });
   const env = {
     ...process.env,
@@ -243,7 +245,7 @@ export function scenarioRunner(test) {
         stoppers.push(cs.stop);
         browser = await launchBrowser();
         stoppers.push(() => browser.close());
-        const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+        const context = await browser.newContext({ viewport: options.viewport || { width: 1400, height: 900 } });
         page = await context.newPage();
         const consoleLog = fs.createWriteStream(path.join(dir, "browser-console.log"));
         page.on("console", (msg) => consoleLog.write(`[${msg.type()}] ${msg.text()}\n`));

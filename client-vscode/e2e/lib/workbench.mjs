@@ -84,9 +84,10 @@ export async function diffEditor(page, timeoutMs = 60000) {
   return diff;
 }
 
-/** A title-bar action of the active editor group ("Accept", "Reject"), by its label. */
-export function editorAction(page, label) {
-  return page.locator(`.editor-group-container.active .title-actions .action-label[aria-label^="${label}"]`).first();
+/** A title-bar action of the active editor group ("Accept", "Reject"), by its exact label. */
+export function editorTitleAction(page, label) {
+  const name = new RegExp(`^(Agent: )?${label}( \\(.*\\))?$`);
+  return page.locator(".editor-group-container.active .editor-actions").getByRole("button", { name }).first();
 }
 
 /** Toasts currently shown (notifications), with their text, severity and buttons. */
@@ -116,9 +117,11 @@ export async function openViewContainer(page, label) {
   if (!/\bchecked\b/.test(checked || "")) await item.click();
 }
 
-/** Ctrl+. on the selection, then the code action whose row contains `title`. */
+/** Clicks the lightbulb of the selection, then the code action whose row contains `title`. */
 export async function runCodeAction(page, title) {
-  await page.keyboard.press("Control+.");
+  const bulb = page.locator(".editor-group-container.active .lightBulbWidget");
+  await bulb.waitFor({ state: "visible", timeout: 20000 });
+  await bulb.click();
   const widget = page.locator(".action-widget");
   await widget.locator(".monaco-list-row", { hasText: title }).first().waitFor({ timeout: 20000 });
   // Mouse clicks on the rows are intercepted by the pointer block: move the focus instead.
