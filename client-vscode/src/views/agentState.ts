@@ -32,7 +32,8 @@ export function runView(run: RunInfo, now: number): RunView {
     tasks: run.tasks.map((t) => ({ index: t.index, title: t.title, status: t.status, steps: t.steps.map(stepView) })),
     looseSteps: run.looseSteps.map(stepView),
     summary: run.summary ?? null,
-    error: run.error ?? null,
+    // "cancelled" as an error says nothing the status does not
+    error: run.error && run.error !== run.status ? run.error : null,
   };
 }
 
