@@ -24,9 +24,10 @@
  *   body[data-server]      "running" | "stopped";  body[data-trusted] "true" | "false"
  */
 
-import type { FromWebview, ProposalView, RunView, StepView, TaskView, ToWebview, ViewState } from "../src/views/agentMessages";
+import type { FromWebview, RunView, ToWebview, ViewState } from "../src/views/agentMessages";
 import { GoalHistory, historyKey } from "../src/views/history";
-import type { TranscriptEntry } from "../src/runs/runStore";
+import { entryItem, renderProposals, RunList } from "./agentLists";
+import { byId, el } from "./dom";
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -37,42 +38,6 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const send = (message: FromWebview): void => vscode.postMessage(message);
-
-// --- tiny DOM helpers ------------------------------------------------------------------------------
-type Attrs = Record<string, string | boolean | undefined>;
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Attrs = {},
-  ...children: (Node | string | null | undefined)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === false) continue;
-    if (k === "class") node.className = String(v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-function byId<T extends HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
-
-const STATUS_GLYPH: Record<string, string> = {
-  running: "⟳",
-  completed: "✓",
-  done: "✓",
-  ok: "✓",
-  failed: "✗",
-  error: "✗",
-  cancelled: "⊘",
-  budget_exhausted: "⚠",
-  pending: "○",
-  skipped: "↷",
-};
-function glyph(status: string): HTMLElement {
-  return el("span", { class: `glyph glyph-${status}`, "aria-hidden": "true" }, STATUS_GLYPH[status] ?? "•");
-}
 
 // --- the page ---------------------------------------------------------------------------------------
 function build(): void {
@@ -149,9 +114,7 @@ const transcriptList = byId<HTMLOListElement>("transcript");
 let state: ViewState | undefined;
 const history = new GoalHistory();
 let historyKeyText = "";
-/** runs whose tasks are open; the shown run opens unless the user closed it */
-const expanded = new Set<string>();
-const collapsed = new Set<string>();
+const runList = new RunList(byId("runs"), byId("runs-empty"), send);
 let modeTouched = false;
 let approvalTouched = false;
 
@@ -187,112 +150,9 @@ function renderState(s: ViewState): void {
     historyKeyText = key;
     history.reset(s.history);
   }
-  renderProposals(s.proposals);
-  renderRuns(s.runs, s.selectedRunId);
+  renderProposals(s.proposals, send);
+  runList.render(s.runs, s.selectedRunId);
   renderTranscriptHeader(s.runs.find((r) => r.runId === s.selectedRunId));
-}
-
-function renderProposals(proposals: ProposalView[]): void {
-  byId("proposals-section").hidden = proposals.length === 0;
-  byId("proposal-count").textContent = `(${proposals.length})`;
-  byId("proposals").replaceChildren(
-    ...proposals.map((p) =>
-      el(
-        "li",
-        { class: "proposal", "data-proposal-id": p.id, title: `${p.title}\n${p.path}` },
-        el(
-          "div",
-          { class: "row" },
-          el("span", { class: "label" }, p.title),
-          el("span", { class: "description" }, p.path),
-        ),
-        el(
-          "div",
-          { class: "actions" },
-          action("open", "Open", "Open the diff", p.id),
-          action("accept", "Accept", "Apply this edit", p.id),
-          action("reject", "Reject", "Reject this edit (you may give a reason)", p.id),
-        ),
-      ),
-    ),
-  );
-}
-
-function action(kind: "open" | "accept" | "reject", text: string, title: string, id: string): HTMLButtonElement {
-  const b = el("button", { type: "button", class: `${kind}${kind === "accept" ? "" : " secondary"}`, title }, text);
-  b.addEventListener("click", () => send({ type: "proposal", action: kind, id }));
-  return b;
-}
-
-function stepItem(step: StepView): HTMLLIElement {
-  return el(
-    "li",
-    { class: `step status-${step.status}`, "data-step-id": step.id, title: step.tooltip },
-    glyph(step.status),
-    el("span", { class: "label" }, step.label),
-    el("span", { class: "description" }, step.description),
-  );
-}
-
-function taskItem(task: TaskView): HTMLLIElement {
-  return el(
-    "li",
-    { class: `task status-${task.status}`, "data-task-index": String(task.index) },
-    el("div", { class: "row" }, glyph(task.status), el("span", { class: "label" }, task.title)),
-    task.steps.length ? el("ul", { class: "steps" }, ...task.steps.map(stepItem)) : null,
-  );
-}
-
-function isExpanded(run: RunView, selectedRunId: string | null): boolean {
-  if (collapsed.has(run.runId)) return false;
-  return expanded.has(run.runId) || run.runId === selectedRunId;
-}
-
-function runItem(run: RunView, selectedRunId: string | null): HTMLLIElement {
-  const open = isExpanded(run, selectedRunId);
-  const classes = ["run", `status-${run.status}`, run.runId === selectedRunId ? "selected" : "", open ? "expanded" : ""];
-  const twisty = el(
-    "button",
-    { type: "button", class: "twisty", "aria-expanded": String(open), title: open ? "Collapse" : "Expand" },
-    open ? "▾" : "▸",
-  );
-  twisty.addEventListener("click", (e) => {
-    e.stopPropagation();
-    if (open) {
-      collapsed.add(run.runId);
-      expanded.delete(run.runId);
-    } else {
-      expanded.add(run.runId);
-      collapsed.delete(run.runId);
-    }
-    if (state) renderRuns(state.runs, state.selectedRunId);
-  });
-  const header = el(
-    "div",
-    { class: "row run-header", title: `${run.goal}\n${run.description}${run.summary ? `\n\n${run.summary}` : ""}` },
-    twisty,
-    glyph(run.status),
-    el("span", { class: "label" }, run.goal || `Run ${run.runId}`),
-    el("span", { class: "description" }, run.description),
-  );
-  header.addEventListener("click", () => send({ type: "selectRun", runId: run.runId }));
-  const body = open
-    ? el(
-        "div",
-        { class: "run-body" },
-        run.tasks.length || run.looseSteps.length
-          ? el("ul", { class: "tasks" }, ...run.tasks.map(taskItem))
-          : el("p", { class: "muted" }, run.status === "running" ? "Planning…" : "No tasks."),
-        run.looseSteps.length ? el("ul", { class: "steps loose" }, ...run.looseSteps.map(stepItem)) : null,
-        run.error ? el("p", { class: "error-text" }, run.error) : null,
-      )
-    : null;
-  return el("li", { class: classes.filter(Boolean).join(" "), "data-run-id": run.runId }, header, body);
-}
-
-function renderRuns(runs: RunView[], selectedRunId: string | null): void {
-  byId("runs-empty").hidden = runs.length > 0;
-  byId("runs").replaceChildren(...runs.map((r) => runItem(r, selectedRunId)));
 }
 
 function renderTranscriptHeader(run: RunView | undefined): void {
@@ -302,16 +162,6 @@ function renderTranscriptHeader(run: RunView | undefined): void {
   byId("transcript-title").title = run.description;
   cancelButton.hidden = run.status !== "running";
   cancelButton.dataset.runId = run.runId;
-}
-
-function entryItem(entry: TranscriptEntry): HTMLLIElement {
-  const time = new Date(entry.at).toTimeString().slice(0, 8);
-  return el(
-    "li",
-    { class: `entry kind-${entry.kind}` },
-    el("span", { class: "time" }, time),
-    el("span", { class: "text" }, entry.text),
-  );
 }
 
 /** the transcript follows new entries while the user has not scrolled up */

@@ -19,6 +19,7 @@
 import type { Mermaid } from "mermaid" with { "resolution-mode": "import" };
 import type { FromGraphWebview, ToGraphWebview } from "../src/views/graphMessages";
 import { buildGraphView, nodeIdFromDom, type GraphJson, type ShownNode } from "../src/views/graphModel";
+import { el } from "./dom";
 
 interface VsCodeApi {
   postMessage(message: FromGraphWebview): void;
@@ -28,13 +29,6 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const send = (m: FromGraphWebview): void => vscode.postMessage(m);
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 // --- page ---------------------------------------------------------------------------------------------
 const filter = el("input", { id: "filter", type: "search", placeholder: "Filter modules…", "aria-label": "Filter modules" });
