@@ -15,7 +15,7 @@ import { parseFromWebview, type FromWebview, type ToWebview, type ViewState } fr
 import { proposalView, RunSelection, runView, TranscriptCursor, VIEW_RUN_LIMIT } from "./agentState";
 import { remember } from "./history";
 import { nonce, shell } from "./html";
-import { Throttle } from "./throttle";
+import { every, Throttle } from "./throttle";
 
 export const HISTORY_KEY = "agentls.goalHistory";
 
@@ -40,6 +40,10 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("agentls")) this.schedule();
+      }),
+      every(1000, () => {
+        // a running run's duration moves even when it is quiet
+        if (ctx.runs.active()) this.schedule();
       }),
     );
   }

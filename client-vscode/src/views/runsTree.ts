@@ -22,7 +22,7 @@ import {
   stepTooltip,
   taskIcon,
 } from "./format";
-import { Throttle } from "./throttle";
+import { every, Throttle } from "./throttle";
 
 /**
  * The tree's elements. Commands run from its menus receive these: a run element has `runId`
@@ -39,12 +39,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private readonly throttle = new Throttle(() => this.emitter.fire(undefined), 200);
   private readonly nodes = new Map<string, RunNode>();
   private readonly subscription: { dispose(): void };
+  private readonly ticker: { dispose(): void };
   /** runs expanded once by us (when they started and had something to show) */
   private readonly revealed = new Set<string>();
   view: vscode.TreeView<RunNode> | undefined;
 
   constructor(private readonly ctx: AgentCtx) {
     for (const run of ctx.runs.list()) if (isFinished(run.status)) this.revealed.add(run.runId);
+    // a running run's duration moves even when it is quiet
+    this.ticker = every(1000, () => {
+      if (this.view?.visible && ctx.runs.active()) this.throttle.schedule();
+    });
     this.subscription = ctx.runs.onDidChange((run) => {
       this.throttle.schedule();
       if (isFinished(run.status)) this.throttle.flush();
@@ -60,6 +65,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   dispose(): void {
     this.throttle.dispose();
+    this.ticker.dispose();
     this.subscription.dispose();
     this.emitter.dispose();
   }

@@ -88,3 +88,9 @@ export class KeyedThrottle {
     this.throttles.clear();
   }
 }
+
+/** Calls `fn` every `ms` until disposed (e.g. to move a running run's duration). */
+export function every(ms: number, fn: () => void): { dispose(): void } {
+  const timer = setInterval(fn, ms);
+  return { dispose: () => clearInterval(timer) };
+}
