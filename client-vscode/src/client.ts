@@ -25,6 +25,7 @@ import {
   ErrorAction,
   LanguageClient,
   RevealOutputChannelOn,
+  State,
   type ClientCapabilities,
   type LanguageClientOptions,
   type ServerOptions,
@@ -90,6 +91,7 @@ export function createClient(setup: ClientSetup): LanguageClient {
     options: { cwd: setup.cwd, env: setup.env },
   };
   const restarts: number[] = [];
+  let ranOnce = false;
 
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENTS.map((language) => ({ scheme: "file", language })),
@@ -98,6 +100,11 @@ export function createClient(setup: ClientSetup): LanguageClient {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: () => setup.settings(),
     synchronize: { configurationSection: SECTION },
+    // a failed initialize is reported once by the context (no pop-up of the client's own)
+    initializationFailedHandler: (error) => {
+      setup.log.error(`the server failed initialize: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    },
     errorHandler: {
       error: (error, _message, count) => {
         setup.log.error(`connection error: ${error.message}`);
@@ -106,6 +113,7 @@ export function createClient(setup: ClientSetup): LanguageClient {
           : { action: ErrorAction.Continue, handled: true };
       },
       closed: () => {
+        if (!ranOnce) return { action: CloseAction.DoNotRestart, handled: true }; // the start failed: reported once
         const now = Date.now();
         while (restarts.length && now - restarts[0] > RESTART_WINDOW_MS) restarts.shift();
         if (restarts.length < MAX_RESTARTS) {
@@ -155,5 +163,8 @@ export function createClient(setup: ClientSetup): LanguageClient {
   };
   const client = new AgentLanguageClient(serverOptions, clientOptions, (message) => setup.onFatal(message));
   client.registerFeature(new ProposalsCapability());
+  client.onDidChangeState((e) => {
+    if (e.newState === State.Running) ranOnce = true;
+  });
   return client;
 }

@@ -170,19 +170,22 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
     this.client = client;
     const started = Date.now();
     try {
-      await client.start();
+      await withTimeout(client.start(), START_TIMEOUT_MS, `it did not answer initialize within ${START_TIMEOUT_MS / 1000} s`);
       this.log.info(`the server is running (initialize answered in ${Date.now() - started} ms)`);
       this.setRunning(true);
     } catch (err) {
+      const line = [resolution.command, ...resolution.args].join(" ");
+      const why = errorMessage(err);
+      const reason = /EPIPE|ECONNRESET|closed|exited/i.test(why) ? `exited before it answered initialize (${why})` : `failed: ${why}`;
       this.fatal(
-        `agentls: the language server did not start (${resolution.command} ${resolution.args.join(" ")}): ${errorMessage(err)}. ` +
-          `See Agent: Show Server Output for its messages. ${installHint(process.platform)}`,
+        `agentls: the language server did not start: \`${line}\` ${reason}. Its messages are in Agent: Show Server Output. ` +
+          installHint(process.platform),
       );
       this.client = undefined;
       try {
-        await client.dispose(2000);
+        await withTimeout(client.dispose(2000), 3000, "");
       } catch {
-        /* it never ran */
+        /* it never ran, or does not stop: nothing more to do */
       }
     } finally {
       this.starting = undefined;
@@ -194,12 +197,12 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
     this.client = undefined;
     if (client) {
       try {
-        if (client.needsStop()) await client.stop(5000);
+        if (client.needsStop()) await withTimeout(client.stop(5000), 6000, "it did not stop within 6 s");
       } catch (err) {
         this.log.warn(`stopping the server: ${errorMessage(err)}`);
       }
       try {
-        await client.dispose(1000);
+        await withTimeout(client.dispose(1000), 2000, "");
       } catch {
         /* already gone */
       }
@@ -231,7 +234,7 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   }
 
   async request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R> {
-    if (this.starting) await this.starting;
+    if (this.starting) await withTimeout(this.starting, START_TIMEOUT_MS, "the agentls server is still starting").catch(() => undefined);
     const client = this.client;
     if (!client || !this.running) {
       throw new Error(
@@ -295,10 +298,21 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
-    await this.queue.catch(() => undefined);
+    await withTimeout(this.queue, 2000, "").catch(() => undefined);
     await this.doStop();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** How long the server may take to answer `initialize` before the start counts as failed. */
+const START_TIMEOUT_MS = 60_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function isExecutable(file: string): boolean {
