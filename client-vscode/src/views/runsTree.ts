@@ -136,7 +136,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
           ? vscode.TreeItemCollapsibleState.Expanded
           : vscode.TreeItemCollapsibleState.Collapsed,
     );
-    item.id = nodeId({ kind: "run", runId: run.runId });
+    // VS Code keeps an item's first collapsible state per id: a run shown before it had
+    // tasks gets a new id once it has some, so that "expanded" takes effect
+    item.id = `${nodeId({ kind: "run", runId: run.runId })}${hasChildren ? "" : ":empty"}`;
     const now = Date.now();
     item.description = runDescription(run, now);
     item.tooltip = runTooltip(run, now);
@@ -155,7 +157,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
           : vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None,
     );
-    item.id = nodeId({ kind: "task", runId: run.runId, index: task.index });
+    item.id = `${nodeId({ kind: "task", runId: run.runId, index: task.index })}${task.steps.length ? "" : ":empty"}`;
     item.description = `${task.status}${task.steps.length ? ` · ${task.steps.length} step${task.steps.length === 1 ? "" : "s"}` : ""}`;
     item.tooltip = task.result ? `${task.title}\n\n${task.result}` : task.title;
     item.iconPath = new vscode.ThemeIcon(taskIcon(task.status), statusColor(task.status));
