@@ -94,6 +94,10 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   state(): ViewState {
     const config = this.ctx.config();
     const now = Date.now();
+    const selected = this.selection.current();
+    const runs = this.ctx.runs.list().slice(0, VIEW_RUN_LIMIT);
+    // the run on screen stays listed even when it is older than the newest twenty
+    if (selected && !runs.includes(selected)) runs.push(selected);
     return {
       server: this.ctx.serverRunning ? "running" : "stopped",
       trusted: this.ctx.trusted,
@@ -101,12 +105,9 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       modes: MODES,
       approvals: APPROVALS,
       history: this.history(),
-      runs: this.ctx.runs
-        .list()
-        .slice(0, VIEW_RUN_LIMIT)
-        .map((r) => runView(r, now)),
+      runs: runs.map((r) => runView(r, now)),
       proposals: this.ctx.proposals.pending().map((p) => proposalView(p, relativePath)),
-      selectedRunId: this.selection.current()?.runId ?? null,
+      selectedRunId: selected?.runId ?? null,
     };
   }
 

@@ -56,7 +56,6 @@ export class ProposalsTreeProvider implements vscode.TreeDataProvider<ProposalNo
     tip.appendCodeblock(p.diff.length > 3000 ? `${p.diff.slice(0, 3000)}\n…` : p.diff, "diff");
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon("diff");
-    item.resourceUri = undefined;
     item.contextValue = "proposal";
     item.command = { command: Commands.openProposal, title: "Open Proposal Diff", arguments: [p.id] };
     return item;
