@@ -32,6 +32,7 @@ type ServerState = "running" | "stopped";
 
 const OPEN_SETTING = "Open Setting";
 const SHOW_OUTPUT = "Show Output";
+const RESTART = "Restart Server";
 
 export class AgentContext implements AgentCtx, vscode.Disposable {
   readonly runs = new RunStore();
@@ -40,6 +41,8 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   /** the current start (or stop) in progress; operations are queued on it */
   private queue: Promise<void> = Promise.resolve();
   private starting: Promise<void> | undefined;
+  /** the client whose start() is under way (its failures are reported by the start) */
+  private inStart: LanguageClient | undefined;
   private running = false;
   /** the start failed for good (shown once); requests say so */
   private failure: string | undefined;
@@ -91,20 +94,25 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   // --- the server ----------------------------------------------------------------------------
   /** Start the server (queued after any stop in progress). Never rejects. */
   start(): Promise<void> {
-    const run = this.queue.then(() => this.doStart());
-    this.queue = run;
-    this.starting = run;
-    return run;
+    return this.enqueue(() => this.doStart());
   }
 
   restartServer(): Promise<void> {
     this.log.info("restarting the server");
-    const run = this.queue.then(async () => {
+    return this.enqueue(async () => {
       await this.doStop();
       await this.doStart();
     });
+  }
+
+  /** Run a start or restart after the ones before it; requests wait for the latest. */
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(op).catch((err: unknown) => this.log.error(`the server could not be (re)started: ${errorMessage(err)}`));
     this.queue = run;
     this.starting = run;
+    void run.finally(() => {
+      if (this.starting === run) this.starting = undefined;
+    });
     return run;
   }
 
@@ -147,16 +155,16 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
       trusted: () => this.trusted,
       onRunCommand: (params) => this.runFromCommand(params),
       onFatal: (message) => {
-        if (this.client === client && this.starting === undefined) this.fatal(message);
+        // while starting, the start itself reports the failure (once)
+        if (this.client === client && this.inStart !== client) this.fatal(message, RESTART);
       },
     });
     client.onNotification(AgentEventNotification, (event) => {
       try {
-        const run = this.runs.apply(event);
+        this.runs.apply(event);
         if (event.kind === "proposal" && event.action === "resolved" && event.proposal?.id) {
           this.proposals.resolvedElsewhere(event.proposal.id, event.proposal.status);
         }
-        void run;
       } catch (err) {
         this.log.error(`agent/event could not be read: ${errorMessage(err)}`);
       }
@@ -168,6 +176,7 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
       else if (e.newState === State.Stopped) this.setRunning(false);
     });
     this.client = client;
+    this.inStart = client;
     const started = Date.now();
     try {
       await withTimeout(client.start(), START_TIMEOUT_MS, `it did not answer initialize within ${START_TIMEOUT_MS / 1000} s`);
@@ -188,7 +197,7 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
         /* it never ran, or does not stop: nothing more to do */
       }
     } finally {
-      this.starting = undefined;
+      this.inStart = undefined;
     }
   }
 
@@ -221,14 +230,15 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   }
 
   /** One error notification per start attempt: the message and what to do. */
-  private fatal(message: string): void {
+  private fatal(message: string, first: typeof OPEN_SETTING | typeof RESTART = OPEN_SETTING): void {
     this.failure = message;
     this.log.error(message);
     this.changed.fire("stopped");
     if (this.fatalShown) return;
     this.fatalShown = true;
-    void vscode.window.showErrorMessage(message, OPEN_SETTING, SHOW_OUTPUT).then((choice) => {
+    void vscode.window.showErrorMessage(message, first, SHOW_OUTPUT).then((choice) => {
       if (choice === OPEN_SETTING) void vscode.commands.executeCommand("workbench.action.openSettings", SETTING_KEY);
+      else if (choice === RESTART) void this.restartServer();
       else if (choice === SHOW_OUTPUT) this.log.show(true);
     });
   }
