@@ -247,10 +247,9 @@ export function scenarioRunner(test) {
         stoppers.push(() => browser.close());
         const context = await browser.newContext({ viewport: options.viewport || { width: 1400, height: 900 } });
         page = await context.newPage();
-        const consoleLog = fs.createWriteStream(path.join(dir, "browser-console.log"));
-        page.on("console", (msg) => consoleLog.write(`[${msg.type()}] ${msg.text()}\n`));
-        page.on("pageerror", (err) => consoleLog.write(`[pageerror] ${err.message}\n`));
-        stoppers.push(() => consoleLog.end());
+        const consoleFile = path.join(dir, "browser-console.log");
+        page.on("console", (msg) => fs.appendFileSync(consoleFile, `[${msg.type()}] ${msg.text()}\n`));
+        page.on("pageerror", (err) => fs.appendFileSync(consoleFile, `[pageerror] ${err.message}\n`));
         const started = Date.now();
         await page.goto(`http://127.0.0.1:${cs.port}/?folder=${encodeURIComponent(ws)}`, { waitUntil: "domcontentloaded", timeout: 60000 });
         await page.locator(".monaco-workbench").waitFor({ timeout: 90000 });
