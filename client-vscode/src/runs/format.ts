@@ -38,8 +38,18 @@ export function outcomeMessage(run: RunInfo): { level: OutcomeLevel; text: strin
         level: "warning",
         text: `Agent run stopped at its step budget (${run.steps} steps): ${goal}${run.error ? ` — ${shorten(run.error, 200)}` : ""}. Raise agentls.maxSteps to let runs go further.`,
       };
-    case "failed":
+    case "failed": {
+      const decided = Object.values(run.proposalStatus ?? {});
+      const rejected = decided.filter((s) => s === "rejected").length;
+      if (rejected > 0 && !decided.includes("applied")) {
+        // the user said no to the edits: that is their decision, not an error
+        return {
+          level: "warning",
+          text: `Agent run failed: ${run.error ? shorten(run.error, 300) : goal} — you rejected ${rejected === 1 ? "its edit" : `its ${rejected} edits`}, so nothing was changed.`,
+        };
+      }
       return { level: "error", text: `Agent run failed: ${run.error ? shorten(run.error, 300) : goal}` };
+    }
     default:
       return { level: "info", text: `Agent run ${run.status}: ${goal}` };
   }

@@ -8,7 +8,7 @@
  * Must not know: VS Code (no `vscode` import: the unit tests drive it with plain events).
  */
 
-import type { AgentEvent, AgentStatusResult, RunStatus, TaskStatus, ToolError } from "../protocol";
+import type { AgentEvent, AgentStatusResult, ProposalStatus, RunStatus, TaskStatus, ToolError } from "../protocol";
 
 export type StepStatus = "running" | "ok" | "error";
 
@@ -48,6 +48,8 @@ export interface RunInfo {
   /** tool calls that name no task (or a task not announced yet) */
   looseSteps: StepInfo[];
   proposals: string[];
+  /** the last known status of each of the run's proposals (from its proposal events) */
+  proposalStatus?: Record<string, ProposalStatus>;
   summary?: string | null;
   error?: string | null;
   transcript: TranscriptEntry[];
@@ -184,6 +186,7 @@ export class RunStore {
       case "proposal": {
         const id = event.proposal?.id;
         if (id && !run.proposals.includes(id)) run.proposals.push(id);
+        if (id && event.proposal.status) run.proposalStatus = { ...run.proposalStatus, [id]: event.proposal.status };
         const verb = event.action === "created" ? "proposed" : event.proposal?.status ?? "resolved";
         const comment = event.proposal?.comment ? ` (“${event.proposal.comment}”)` : "";
         run.transcript.push({ at, kind: "proposal", text: `Edit ${verb}: ${event.proposal?.title ?? id}${comment}` });

@@ -71,6 +71,7 @@ describe("RunStore", () => {
     assert.equal(run.tasks[0].steps[0].durationMs, 3.2);
     assert.equal(run.tasks[1].steps[0].error?.type, "permission");
     assert.deepEqual(run.proposals, ["prop-1"]);
+    assert.deepEqual(run.proposalStatus, { "prop-1": "rejected" });
     const text = run.transcript.map((e) => e.text);
     assert.ok(text.includes("Planning…"));
     assert.ok(text.includes("Task 1 pending: Read a.py"));
@@ -208,6 +209,10 @@ describe("run formatting", () => {
     assert.equal(outcomeMessage({ ...base, status: "failed", error: "model unreachable" }).level, "error");
     assert.ok(outcomeMessage({ ...base, status: "failed", error: "model unreachable" }).text.includes("model unreachable"));
     assert.equal(outcomeMessage({ ...base, status: "cancelled" }).level, "warning");
+    // a run that fails because the user rejected its edits is the user's decision: a warning
+    const rejected = outcomeMessage({ ...base, status: "failed", error: "not done", proposalStatus: { p1: "rejected" } });
+    assert.deepEqual(rejected, { level: "warning", text: "Agent run failed: not done — you rejected its edit, so nothing was changed." });
+    assert.equal(outcomeMessage({ ...base, status: "failed", proposalStatus: { p1: "rejected", p2: "applied" } }).level, "error");
     assert.match(outcomeMessage({ ...base, status: "budget_exhausted" }).text, /step budget \(30 steps\).*agentls\.maxSteps/);
     assert.equal(statusText({ ...base, status: "running", steps: 1 }), "$(sync~spin) Add tests · 1 step");
   });
