@@ -86,6 +86,7 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
     offered = out.acting()[0].tools
     assert "read_file" in offered and "replace_symbol" in offered and "finish" in offered
     assert "git_commit" not in offered and "web_fetch" not in offered
+    assert "write_file" not in offered  # only for goals about a new file
     text = out.acting()[0].text()
     assert "You have already read src/app.py" in text and "def main():\n    return 1" in text
     assert "src/app.py\n  def main()" in text  # the repo map
@@ -111,3 +112,34 @@ def test_named_files() -> None:
     assert named_files("Document pricing.py and `Cart`", paths, defs) == ["src/shop/pricing.py", "src/shop/cart.py"]
     assert named_files("add a docstring to price_with_tax", paths, defs) == ["src/shop/pricing.py"]
     assert named_files("fix util.py", paths, defs) == []  # two files of that name: none chosen
+
+
+async def test_a_change_to_another_file_than_the_one_named_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    wrong = act("write_file", {"path": "notes.txt", "content": "def subtract(a, b): ..."})
+    script = [plan("t"), wrong, finish("added"), finish("added it"), plan()]
+    out = await run_agent(script, goal="Add a function subtract to src/app.py", settings=AUTO)
+    assert out.state.status == "failed"
+    assert out.state.error and "the goal names src/app.py, but this run has changed only notes.txt" in out.state.error
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "Not finished" in nudge and "src/app.py" in nudge
+
+
+@pytest.mark.skipif(
+    __import__("shutil").which("bwrap") is None
+    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
+    reason="needs the bubblewrap sandbox to run the workspace's tests",
+)
+@pytest.mark.parametrize(("new", "status"), [("return 3", "failed"), ("return 2", "completed")])
+async def test_in_full_mode_the_workspace_tests_must_pass(
+    run_agent: RunAgent, ws_root: Path, new: str, status: str
+) -> None:
+    (ws_root / "test_app.py").write_text("from src.app import main\n\n\ndef test_main():\n    assert main() == 2\n")
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": new})
+    out = await run_agent(
+        [plan("t"), edit, finish("fixed"), plan()],
+        goal="Fix main in src/app.py so the test passes",
+        settings=RunSettings(mode="full", approval="auto"),
+    )
+    assert out.state.status == status, out.state.error
+    if status == "failed":
+        assert out.state.error and "the workspace's tests fail after the change" in out.state.error

@@ -165,3 +165,13 @@ def test_gbnf_uses_bounded_repetition_not_nesting() -> None:
     assert len(rules["root"].split(" | ")) == len(REGISTRY)
     assert f"char{{0,{MAX_STRING_LENGTH}}}" in grammar
     assert "(char (char" not in grammar  # the nested form llama.cpp cannot parse past ~1000
+
+
+def test_required_only_leaves_optional_arguments_out() -> None:
+    from agentls.llm.local.grammar import required_only
+
+    specs = {t["function"]["name"]: t for t in required_only(registry_specs())}
+    assert set(specs["read_file"]["function"]["parameters"]["properties"]) == {"path"}
+    assert set(specs["write_file"]["function"]["parameters"]["properties"]) == {"path", "content"}
+    branch = tool_call_schema([specs["read_file"]])
+    assert set(branch["properties"]["arguments"]["properties"]) == {"path"}

@@ -116,7 +116,7 @@ class Agent:
         self.history = HistoryComponent(run)
         self.budgets = BudgetsComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
-        self.done_check = DoneCheckComponent(run)
+        self.done_check = DoneCheckComponent(run, self._suite if "run_test_suite" in registry else None)
         self.pipeline = Pipeline(
             [*collect_components(self), *(components or [])], retry_limit=settings.retry_limit
         )
@@ -129,6 +129,13 @@ class Agent:
         self._cancel_event: asyncio.Event | None = None
         self._early: dict[str, dict[str, Any]] = {}
         self._own_memory = memory is None
+
+    async def _suite(self) -> Any:
+        """The workspace's tests, run for the done check (None when the tool cannot run)."""
+        tool = self.executor.registry.get("run_test_suite")
+        if tool is None or not self.executor.registry.availability(tool, None, self.tool_context)[0]:
+            return None
+        return await self.executor.execute_async("run_test_suite", {}, self.tool_context)
 
     # --- running -----------------------------------------------------------------------
     async def run(self, goal: str, context: EditorContext | None = None) -> RunState:

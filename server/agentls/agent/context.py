@@ -62,6 +62,7 @@ class RunContext:
     transcript: Transcript = field(default_factory=Transcript)
     turn: TurnKind = "plan"
     task: Task | None = None
+    named_files: list[str] = field(default_factory=list)  # existing files the goal names
 
     @property
     def run_id(self) -> str:

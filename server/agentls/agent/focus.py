@@ -5,7 +5,8 @@ A model that says it is small (`small = True`, as the embedded one does) gets th
 itself as its one task when the goal reads as one step (one sentence, no list, no "then"),
 and is offered per turn only the tools of the core categories (reading, searching and
 editing files, code navigation and symbol edits) plus any tool a word of the goal names
-(`git`, `commit`, `test`, `memory`, …); `finish` and other non-tool commands always. Fewer
+(`git`, `commit`, `test`, `memory`, …); `finish` and other non-tool commands always;
+`write_file` only when the goal speaks of a new file or of writing one. Fewer
 tools mean a shorter prompt, a smaller grammar and fewer wrong picks.
 Must not know: particular tools, the loop's internals, models' classes, LSP.
 """
@@ -18,6 +19,9 @@ from typing import Any
 from agentls.agent.command import Command
 
 CORE_CATEGORIES = frozenset({"filesystem", "code"})
+#: Core tools held back unless the goal uses one of these words: a small model reaches
+#: for write_file to change a file, and rewrites it whole.
+ONLY_WHEN_ASKED = {"write_file": frozenset({"new", "create", "write"})}
 #: Name parts too generic to say a goal wants that tool.
 _GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit"})
 _MULTI_STEP = re.compile(r"\bthen\b|\bafter that\b|\bfinally\b|(^|\n)\s*(\d+[.)]|[-*])\s", re.IGNORECASE)
@@ -45,6 +49,10 @@ def focus(commands: list[Command], goal: str) -> list[Command]:
     out = []
     for c in commands:
         parts = {p for p in c.name.split("_") if p not in _GENERIC}
-        if c.tool is None or c.category in CORE_CATEGORIES or parts & words:
+        asked = ONLY_WHEN_ASKED.get(c.name)
+        if asked is not None:
+            if asked & words:
+                out.append(c)
+        elif c.tool is None or c.category in CORE_CATEGORIES or parts & words:
             out.append(c)
     return out

@@ -93,7 +93,7 @@ class TaskLoop:
             task.result = summary
             self._move(task, "done")
             self._add_tasks(await self._plan(task))
-        if self.done_check is not None and (reason := self.done_check.failure()):
+        if self.done_check is not None and (reason := await self.done_check.failure()):
             raise RunFailed(reason)
         return summary
 

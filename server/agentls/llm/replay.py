@@ -80,6 +80,16 @@ def turn_from_dict(response: Any, where: str) -> ModelTurn:
     return ModelTurn(content=content, tool_calls=calls, usage=usage, raw=response)
 
 
+def _first_kind(path: Path) -> str | None:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            first = json.loads(fh.readline() or "{}")
+    except (OSError, ValueError):
+        return None
+    request = first.get("request") if isinstance(first, dict) else None
+    return request.get("kind") if isinstance(request, dict) else None
+
+
 class ReplayModel:
     """Plays back a recorded transcript, one turn per `complete` call."""
 
@@ -91,6 +101,9 @@ class ReplayModel:
         self.context_tokens = context_tokens
         self._lines: list[tuple[int, dict[str, Any]]] | None = None
         self._next = 0
+        #: A recording of a small model's run starts with an acting turn (no planning turn
+        #: for a one-step goal): replay it as the same kind of model.
+        self.small = _first_kind(self.path) == "act"
 
     @property
     def position(self) -> int:
@@ -160,6 +173,7 @@ class Recorder:
         self.tail = tail
         self.name = model.name
         self.context_tokens = model.context_tokens
+        self.small = bool(getattr(model, "small", False))  # the loop treats it as the model
         self._lock = threading.Lock()
 
     async def complete(

@@ -135,3 +135,10 @@ def test_symbol_edit_errors(make_ctx: Any, ws: Path, tool: str, args: dict[str, 
     result = _call(make_ctx, tool, path="shop.py", **args)
     assert not result.ok and error in result.error["message"], result.error
     assert (ws / "shop.py").read_text() == SHOP
+
+
+def test_a_body_written_without_indentation_is_put_under_its_def(make_ctx: Any, ws: Path) -> None:
+    # what the 0.5B writes inside a JSON string: one space, or none, before the body
+    result = _call(make_ctx, "insert_symbol", path="shop.py", new=" def subtract(a, b):\n return a - b\n ")
+    assert result.ok, result.error
+    assert (ws / "shop.py").read_text() == SHOP + "\n\ndef subtract(a, b):\n    return a - b\n"

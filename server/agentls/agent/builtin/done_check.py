@@ -5,7 +5,9 @@ the run may write files. Then:
 - the model's `finish` on the run's last task, before any file was changed, is turned
   away once with a nudge (`CallRejected`) naming what is missing;
 - at the end, `failure()` gives the reason the run must end `failed`: no file changed
-  (no proposal applied or pending), or a changed file that no longer parses.
+  (no proposal applied or pending), none of the existing files the goal names changed
+  (`RunContext.named_files`, found by grounding), a changed file that no longer parses,
+  or — when the mode may run processes — the workspace's tests failing after the change.
 The loop also shows the model the run's diff with the goal in the last planning turn
 (`changes()`), as its final yes/no: `[]` when the goal is reached.
 Must not know: particular tools beyond the proposal store, models, LSP.
@@ -14,6 +16,8 @@ Must not know: particular tools beyond the proposal store, models, LSP.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from agentls.agent.actions import ParsedCall
 from agentls.agent.context import RunContext
@@ -36,10 +40,16 @@ def asks_for_change(goal: str) -> bool:
     return any(word in CHANGE_VERBS for word in _WORD.findall(text))
 
 
+#: Runs the workspace's tests (the agent binds it to the run_test_suite tool): the tool's
+#: result, or None when the workspace has no tests the tool can run.
+SuiteRunner = Callable[[], Awaitable[Any]]
+
+
 class DoneCheckComponent(AfterParse):
-    def __init__(self, run: RunContext) -> None:
+    def __init__(self, run: RunContext, tests: SuiteRunner | None = None) -> None:
         super().__init__()
         self.run = run
+        self.tests = tests
         self._nudged = False
 
     @property
@@ -53,17 +63,33 @@ class DoneCheckComponent(AfterParse):
             return []
         return [p for p in store.list(self.run.run_id) if p.status in ("applied", "pending")]
 
+    def missing(self) -> str | None:
+        """What a change goal still lacks: any change, or a change to the files it names."""
+        if not self.wants_change:
+            return None
+        changed = {p.path for p in self.changed()}
+        if not changed:
+            return "no file has been changed in this run yet"
+        named = self.run.named_files
+        if named and not changed & set(named):
+            return (
+                f"the goal names {', '.join(named)}, but this run has changed only "
+                f"{', '.join(sorted(changed))}"
+            )
+        return None
+
     def after_parse(self, result: ParsedCall) -> None:
-        if result.name != "finish" or self._nudged or not self.wants_change:
+        if result.name != "finish" or self._nudged or self.run.state.pending():
             return
-        if self.run.state.pending() or self.changed():
+        missing = self.missing()
+        if missing is None:
             return
         self._nudged = True
         raise CallRejected(
-            "Not finished: the goal asks for a change, but no file has been changed in this "
-            "run yet. Make the change now (edit_file, replace_symbol, insert_symbol, "
-            "add_docstring or write_file), then call finish. If it truly cannot be done, "
-            "call finish again saying why: the run will then end as failed."
+            f"Not finished: the goal asks for a change, but {missing}. Make the change now "
+            "(edit_file, replace_symbol, insert_symbol, add_docstring or write_file), then "
+            "call finish. If it truly cannot be done, call finish again saying why: the run "
+            "will then end as failed."
         )
 
     def changes(self) -> str:
@@ -76,18 +102,41 @@ class DoneCheckComponent(AfterParse):
             text = text[:MAX_DIFF_CHARS] + "\n…[diff cut]"
         return text
 
-    def failure(self) -> str | None:
+    async def failure(self) -> str | None:
         """Why the run must not end `completed`, or None."""
+        reason = self._static_failure()
+        may_run = Permission.SHELL_EXECUTION in self.run.tools.permissions
+        if reason is None and may_run and self.tests is not None and self.changed():
+            reason = _suite_failure(await self.tests())
+        return reason
+
+    def _static_failure(self) -> str | None:
         changed = self.changed()
         if self.wants_change and not changed:
             return (
                 "not done: the goal asks for a change, but the run changed no file "
                 "(no edit was applied or is pending)"
             )
+        missing = self.missing()
+        if missing is not None:
+            return f"not done: {missing}"
         broken = [p.path for p in changed if _breaks(self.run, p)]
         if broken:
             return "not done: the change leaves files that no longer parse: " + ", ".join(broken)
         return None
+
+
+def _suite_failure(result: Any) -> str | None:
+    """'not done: …' when the suite ran and failed; None when it passed or could not run
+    (no runner detected, no sandbox: the check cannot say, so it does not fail the run)."""
+    if result is None or not getattr(result, "ok", False):
+        return None
+    out = result.output or {}
+    failed = (out.get("failed") or 0) + (out.get("errors") or 0)
+    if not failed and out.get("exit_code") in (0, None, 5):  # 5: pytest found no tests
+        return None
+    names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
+    return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
 
 
 def _breaks(run: RunContext, proposal: Proposal) -> bool:

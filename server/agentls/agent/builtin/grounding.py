@@ -54,6 +54,7 @@ class GroundingComponent(MessageProvider):
             self._named = named_files(self.run.goal, paths, index.defs_by_name())
             if self.run.editor is not None and self.run.editor.path not in self._named:
                 self._named.insert(0, self.run.editor.path)
+            self.run.named_files = list(self._named)
             budget = min(MAP_MAX_CHARS, int(self.run.context_tokens * 4 * MAP_SHARE))
             self._map = index.repo_map(budget, self._named) or "(no source files)"
         except Exception as exc:  # grounding helps; it must never stop a run

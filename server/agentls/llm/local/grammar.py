@@ -146,3 +146,19 @@ def turn_schema(
     if tools:
         return tool_call_schema(tools)
     return simplify(json_schema) if json_schema else None
+
+
+def required_only(tools: list[ToolSpec]) -> list[ToolSpec]:
+    """The tools with their optional arguments left out (of the prompt and the grammar).
+
+    Small models fill in every argument a grammar allows (`start_line: 1, end_line: 1`
+    on every read, a made-up `reason`), so they are offered the required ones only.
+    """
+    out: list[ToolSpec] = []
+    for tool in tools:
+        fn = tool["function"]
+        params = fn.get("parameters") or {}
+        required = set(params.get("required") or [])
+        props = {k: v for k, v in (params.get("properties") or {}).items() if k in required}
+        out.append({**tool, "function": {**fn, "parameters": {**params, "properties": props}}})
+    return out

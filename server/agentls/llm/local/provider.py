@@ -32,7 +32,7 @@ from typing import Any
 
 from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec, Usage
 from agentls.llm.local import gbnf, model_files
-from agentls.llm.local.grammar import SchemaError, turn_schema
+from agentls.llm.local.grammar import SchemaError, required_only, turn_schema
 from agentls.llm.local.prompt import to_local_messages
 
 THREADS_ENV = "AGENTLS_LOCAL_THREADS"
@@ -95,6 +95,8 @@ class LocalModel:
         #: The loop spares a small model the planning turn of a single-step goal and
         #: offers it fewer tools (agent/focus.py).
         self.small = True
+        #: Offer only the tools' required arguments (grammar.required_only).
+        self.required_only = True
         self._path = Path(path).expanduser() if path is not None else None
         self._known = model
         self.name = f"local:{self._path}" if self._path else "local"
@@ -198,6 +200,8 @@ class LocalModel:
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
     ) -> ModelTurn:
+        if tools and self.required_only:
+            tools = required_only(tools)
         try:
             schema = turn_schema(tools, json_schema)
         except SchemaError as exc:

@@ -55,7 +55,7 @@ class InsertSymbol(Tool):
         head = data[:at]
         if head and not head.endswith(b"\n"):
             head += b"\n"
-        block = (gap + reindent(input.new, indent)).encode("utf-8")
+        block = (gap + reindent(input.new, indent, python)).encode("utf-8")
         tail = data[at:]
         if tail.strip():
             tail = gap.encode() + tail.lstrip(b"\n")

@@ -56,7 +56,7 @@ class ReplaceSymbol(Tool):
         if new_text.lstrip().startswith("@"):  # the new text brings its decorators
             begin = decorated_start(data, span.start)
         end = line_end(data, span.end)
-        replacement = reindent(new_text, indent_of(data, span.start)).encode("utf-8")
+        replacement = reindent(new_text, indent_of(data, span.start), rel.endswith((".py", ".pyi"))).encode("utf-8")
         new = data[:begin] + replacement + data[end:]
         if new == data:
             raise ToolError(

@@ -84,11 +84,19 @@ def indent_of(data: bytes, offset: int) -> str:
     return data[start:offset].decode("utf-8", "replace") if data[start:offset].isspace() else ""
 
 
-def reindent(text: str, indent: str) -> str:
-    """`text` dedented, then indented by `indent`, ending with one newline."""
-    body = textwrap.dedent(text.strip("\n"))
-    lines = [indent + line if line.strip() else "" for line in body.split("\n")]
-    return "\n".join(lines) + "\n"
+def reindent(text: str, indent: str, python: bool = False) -> str:
+    """`text` dedented, then indented by `indent`, ending with one newline.
+
+    For Python, a body written no deeper than its `def`/`class` line (small models drop
+    indentation inside JSON strings) is moved to one level under it."""
+    lines = textwrap.dedent(text.strip("\n")).rstrip().split("\n")
+    if python and len(lines) > 1 and lines[0].rstrip().endswith(":"):
+        head = len(lines[0]) - len(lines[0].lstrip())
+        rest = [len(ln) - len(ln.lstrip()) for ln in lines[1:] if ln.strip()]
+        if rest and min(rest) <= head:
+            shift = " " * (4 + head - min(rest))
+            lines = [lines[0], *[shift + ln if ln.strip() else "" for ln in lines[1:]]]
+    return "\n".join(indent + line if line.strip() else "" for line in lines) + "\n"
 
 
 def decorated_start(data: bytes, start: int) -> int:
