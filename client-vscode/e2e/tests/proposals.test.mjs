@@ -44,7 +44,7 @@ async function acceptAndCheck(page, ws, model) {
   await waitFor(() => fs.readFileSync(file, "utf8") === HI, "greet.py on disk to have the accepted edit", 20000);
   await waitFor(async () => (await page.locator(".tab.dirty").count()) === 0, "no unsaved editor after Accept", 10000);
   const told = await waitFor(() => toolMessage(model.requests(), "call_edit"), "the model to hear about the edit", 30000);
-  assert.doesNotMatch(told, /rejected/i, `the model was told the edit went in: ${told}`);
+  assert.match(told, /"status":\s*"applied"/, `the model was told the edit was applied: ${told}`);
   await waitForNotification(page, (n) => n.text.includes("greet says Hi"), "the run's completion with its summary", 30000);
   assert.equal(fs.readFileSync(file, "utf8"), HI);
 }
@@ -86,7 +86,7 @@ scenario("Reject with a comment: the file is unchanged and the model hears why",
   await quickInput(page, { hasText: "Reject" });
   await answerInput(page, comment);
   const told = await waitFor(() => toolMessage(model.requests(), "call_edit"), "the model to hear about the rejection", 30000);
-  assert.match(told, /rejected/i, `the tool message says rejected: ${told}`);
+  assert.match(told, /"status":\s*"rejected"/, `the tool message says rejected: ${told}`);
   assert.ok(told.includes(comment), `the tool message carries the comment: ${told}`);
   await waitForNotification(page, (n) => /Agent run failed/.test(n.text) && n.text.includes("changed no file"),
     "the run's end: failed, as no file was changed", 30000);
