@@ -214,8 +214,10 @@ function copyTree(from, to) {
 }
 
 /**
- * `scenario(name, {files, script, settings, env, openFolder}, async (s) => {...})`: a node:test
- * test with a fresh copy of the workspace, a fresh model script and a fresh VS Code.
+ * `scenario(name, {files, script, settings, env, viewport, timeoutMs}, async (s) => {...})`: a
+ * node:test test with a fresh copy of the workspace (`files`), a fresh model serving `script`
+ * (none: no model settings), VS Code settings on top of the harness's (the real server, dev,
+ * ask, the model), and a fresh VS Code showing the workspace once agentls has activated.
  * `s` = {page, ws, model, cs, settings, dir}.
  */
 export function scenarioRunner(test) {
@@ -250,11 +252,10 @@ export function scenarioRunner(test) {
         const consoleFile = path.join(dir, "browser-console.log");
         page.on("console", (msg) => fs.appendFileSync(consoleFile, `[${msg.type()}] ${msg.text()}\n`));
         page.on("pageerror", (err) => fs.appendFileSync(consoleFile, `[pageerror] ${err.message}\n`));
-        const started = Date.now();
         await page.goto(`http://127.0.0.1:${cs.port}/?folder=${encodeURIComponent(ws)}`, { waitUntil: "domcontentloaded", timeout: 60000 });
         await page.locator(".monaco-workbench").waitFor({ timeout: 90000 });
         await waitFor(() => exthostLog(cs.userData).includes(EXTENSION_ID), "the extension host to activate agentls", 60000);
-        await body({ page, ws, model, cs, settings, dir, started });
+        await body({ page, ws, model, cs, settings, dir });
       } catch (error) {
         const out = path.join(ARTIFACTS, slug(name));
         fs.rmSync(out, { recursive: true, force: true });

@@ -31,13 +31,10 @@ export async function quickInput(page, { hasText, timeoutMs = 20000 } = {}) {
 }
 
 /** Types `text` into the visible quick input and presses Enter. */
-export async function answerInput(page, text, what) {
+export async function answerInput(page, text) {
   const widget = await quickInput(page);
-  const input = widget.locator("input.input").first();
-  await input.fill(text);
-  const before = await widget.innerText().catch(() => "");
+  await widget.locator("input.input").first().fill(text);
   await page.keyboard.press("Enter");
-  return before;
 }
 
 /** Presses Enter on quick picks until the quick input closes; returns the picks' texts. */
