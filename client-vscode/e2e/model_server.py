@@ -47,13 +47,11 @@ def main(argv: list[str]) -> int:
     script_path, requests_path = Path(argv[1]), Path(argv[2])
     script = json.loads(script_path.read_text("utf-8"))
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
     with RecordingServer(script, requests_path) as server:
         print(server.base_url, flush=True)
-        try:
-            stop.wait()
-        except KeyboardInterrupt:
-            pass
+        stop.wait()
     return 0
 
 
