@@ -73,7 +73,8 @@ scenario("Run from the Agent view's goal box: the diff opens, Accept applies and
 });
 
 // After a rejection the goal's change was not made: the server turns the first finish
-// away with a nudge and ends the run failed on the second (the done check).
+// away with a nudge and ends the run failed on the second (the done check); the extension
+// shows that as a warning naming the rejection.
 const REJECT_SCRIPT = [...editScript("left greet as it is").slice(0, 3), call("call_finish_again", "finish", { summary: "the user rejected the edit" }), plan(), plan()];
 
 scenario("Reject with a comment: the file is unchanged and the model hears why", {
@@ -88,8 +89,9 @@ scenario("Reject with a comment: the file is unchanged and the model hears why",
   const told = await waitFor(() => toolMessage(model.requests(), "call_edit"), "the model to hear about the rejection", 30000);
   assert.match(told, /"status":\s*"rejected"/, `the tool message says rejected: ${told}`);
   assert.ok(told.includes(comment), `the tool message carries the comment: ${told}`);
-  await waitForNotification(page, (n) => /Agent run failed/.test(n.text) && n.text.includes("changed no file"),
-    "the run's end: failed, as no file was changed", 30000);
+  const end = await waitForNotification(page, (n) => /Agent run failed/.test(n.text), "the run's end: failed, as no file was changed", 30000);
+  assert.match(end.text, /you rejected its edit/, `the outcome says the user's rejection is why: ${end.text}`);
+  assert.match(end.severity, /warning/, `a warning, not an error, after the user's own rejection: ${end.severity}`);
   assert.equal(fs.readFileSync(path.join(ws, "greet.py"), "utf8"), GREET, "greet.py is unchanged on disk");
   assert.equal(await page.locator(".monaco-diff-editor").count(), 0, "the proposal's diff closed");
 });
