@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import json
 import os
 import platform
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +137,25 @@ def git_diff(root: Path) -> str:
         timeout=30,
     )
     return proc.stdout[:6000]
+
+
+@contextlib.contextmanager
+def model_lock() -> Iterator[None]:
+    """One model run at a time on this machine: runners started by different people queue
+    here, task by task, so their timings do not include each other's load."""
+    RUNS.mkdir(parents=True, exist_ok=True)
+    with (RUNS / ".model.lock").open("w") as fh:
+        t0 = time.monotonic()
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        waited = time.monotonic() - t0
+        if waited > 1:
+            print(
+                f"  (waited {waited:.0f} s for another benchmark run)", file=sys.stderr, flush=True
+            )
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def run_task(
@@ -414,7 +435,8 @@ def main() -> int:
         for task in tasks:
             folder = RUNS / stamp / (task.name if args.repeat == 1 else f"{task.name}.{rep}")
             folder.mkdir(parents=True, exist_ok=True)
-            row = run_task(task, folder, args, env)
+            with model_lock():
+                row = run_task(task, folder, args, env)
             rows.append(row)
             print(
                 f"[{len(rows)}/{planned}] {task.name}: {row['status']} "
