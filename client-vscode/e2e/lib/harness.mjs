@@ -2,9 +2,9 @@
 // scripted model server, code-server (real VS Code, our .vsix installed) with its own
 // user-data dir, and headless Chromium on it. `scenario()` wraps a node:test test: it sets
 // everything up, hands the page to the test body, and on failure copies a screenshot, the
-// VS Code logs (extension host, our output channel with the server's stderr), the model's
-// requests and the workspace to e2e/artifacts/<test>/. Every process group it starts is
-// killed when the test ends, passed or not.
+// VS Code logs (extension host, our output channel with the server's stderr), a Playwright
+// trace, the model's requests and the workspace to e2e/artifacts/<test>/. Every process
+// group it starts is killed when the test ends, passed or not.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -248,6 +248,8 @@ export function scenarioRunner(test) {
         browser = await launchBrowser();
         stoppers.push(() => browser.close());
         const context = await browser.newContext({ viewport: options.viewport || { width: 1400, height: 900 } });
+        await context.tracing.start({ screenshots: true, snapshots: true });
+        stoppers.push(() => context.tracing.stop()); // kept only on failure (below)
         page = await context.newPage();
         const consoleFile = path.join(dir, "browser-console.log");
         page.on("console", (msg) => fs.appendFileSync(consoleFile, `[${msg.type()}] ${msg.text()}\n`));
@@ -260,7 +262,11 @@ export function scenarioRunner(test) {
         const out = path.join(ARTIFACTS, slug(name));
         fs.rmSync(out, { recursive: true, force: true });
         fs.mkdirSync(out, { recursive: true });
-        if (page) await page.screenshot({ path: path.join(out, "screenshot.png"), timeout: 10000 }).catch(() => {});
+        if (page) {
+          await page.screenshot({ path: path.join(out, "screenshot.png"), timeout: 10000 }).catch(() => {});
+          // npx playwright show-trace trace.zip: every step with DOM snapshots and screenshots
+          await page.context().tracing.stop({ path: path.join(out, "trace.zip") }).catch(() => {});
+        }
         if (cs) copyTree(path.join(cs.userData, "logs"), path.join(out, "vscode-logs"));
         for (const file of ["model-script.json", "model-requests.json", "model-server.log", "code-server.log", "browser-console.log"]) {
           copyTree(path.join(dir, file), path.join(out, file));
