@@ -264,7 +264,7 @@ export function scenarioRunner(test) {
         fs.mkdirSync(out, { recursive: true });
         if (page) {
           await page.screenshot({ path: path.join(out, "screenshot.png"), timeout: 10000 }).catch(() => {});
-          // npx playwright show-trace trace.zip: every step with DOM snapshots and screenshots
+          // e2e/node_modules/.bin/playwright-core show-trace trace.zip: every step with DOM snapshots and screenshots
           await page.context().tracing.stop({ path: path.join(out, "trace.zip") }).catch(() => {});
         }
         if (cs) copyTree(path.join(cs.userData, "logs"), path.join(out, "vscode-logs"));
