@@ -40,7 +40,7 @@ else
       >"$CACHE/cs-install.log" 2>&1) ||
     { tail -40 "$CACHE/cs-install.log" >&2; exit 1; }
 fi
-XDG_CONFIG_HOME="$CACHE/tmp" XDG_DATA_HOME="$CACHE/tmp" "$CACHE/cs/node_modules/.bin/code-server" --version | grep -m1 -E "^[0-9]"
+XDG_CONFIG_HOME="$CACHE/tmp" XDG_DATA_HOME="$CACHE/tmp" "$CACHE/cs/node_modules/.bin/code-server" --version | grep -E "^[0-9]"
 
 if [ -f "$HERE/node_modules/playwright-core/package.json" ] &&
   [ "$HERE/node_modules/playwright-core/package.json" -nt "$HERE/package-lock.json" ]; then
