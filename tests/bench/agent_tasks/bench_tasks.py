@@ -89,6 +89,18 @@ def all_tasks(patterns: list[str] | None = None) -> list[Task]:
     return [t for t in tasks if any(fnmatch.fnmatch(t.name, p) for p in patterns)]
 
 
+def interleaved(tasks: list[Task]) -> list[Task]:
+    """Round-robin over the categories (each in name order), so that the first N runs of a
+    long benchmark are a sample of every kind of goal."""
+    groups = [[t for t in tasks if t.category == c] for c in CATEGORIES]
+    out: list[Task] = []
+    while any(groups):
+        for group in groups:
+            if group:
+                out.append(group.pop(0))
+    return out
+
+
 def write_files(root: Path, files: dict[str, str]) -> None:
     """Write (or with DELETE remove) each file under `root`."""
     for rel, text in files.items():

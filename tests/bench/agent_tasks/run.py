@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_tasks import HERE, Task, all_tasks, materialize
+from bench_tasks import HERE, Task, all_tasks, interleaved, materialize
 from bench_verify import verify
 
 REPO = HERE.parents[2]
@@ -415,7 +415,7 @@ def main() -> int:
         parser.error(
             f"{PYTHON} not found: install agentls into .venv first (pip install -e '.[local]')"
         )
-    tasks = all_tasks([p.strip() for p in args.tasks.split(",") if p.strip()] or None)
+    tasks = interleaved(all_tasks([p.strip() for p in args.tasks.split(",") if p.strip()] or None))
     if not tasks:
         parser.error(f"no task matches {args.tasks!r}")
     env = {**os.environ, "AGENTLS_LOCAL_MODEL": args.model_size}
