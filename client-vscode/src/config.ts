@@ -59,16 +59,7 @@ export function readConfig(source: SettingsSource): ReadResult {
 }
 
 /** The server's settings object (DESIGN §5): initializationOptions = workspace/configuration. */
-export interface ServerSettings {
-  model: string;
-  baseUrl: string | null;
-  apiKeyEnv: string;
-  mode: Mode;
-  approval: Approval;
-  maxSteps: number;
-  navigation: boolean;
-  proposalTimeoutS: number;
-}
+export type ServerSettings = Omit<AgentConfig, "serverCommand">;
 
 export function serverSettings(config: AgentConfig, trusted: boolean): ServerSettings {
   return {
