@@ -143,3 +143,38 @@ async def test_in_full_mode_the_workspace_tests_must_pass(
     assert out.state.status == status, out.state.error
     if status == "failed":
         assert out.state.error and "the workspace's tests fail after the change" in out.state.error
+
+
+async def test_going_round_in_circles_is_turned_away_then_stopped(run_agent: RunAgent) -> None:
+    a = act("read_file", {"path": "README.md"})
+    b = act("list_directory", {})
+    out = await run_agent([plan("t"), a, b, a, b, a, b, a, b, a, finish(), plan()])
+    assert out.state.status == "failed"
+    assert out.state.error and "went round in circles" in out.state.error
+    told = out.acting()[7].messages[-1]["content"]  # the 4th read was not run
+    assert "already made this exact read_file call 3 times" in told
+
+
+@pytest.mark.parametrize(
+    ("goal", "names"),
+    [
+        ("Fix the bug in the compute_tax function in billing.py.", ["compute_tax"]),
+        ("Add a function subtract(a, b) to calc.py", ["subtract"]),
+        ("Rename the class Usr to User in models.py", ["Usr"]),
+        ("Add a docstring to `main` in app.py", ["main"]),
+        ("Explain what inventory_util.py does.", []),  # a file name, not code
+    ],
+)
+def test_code_names_in_a_goal(goal: str, names: list[str]) -> None:
+    from agentls.agent.builtin.grounding import code_names
+
+    assert code_names(goal) == names
+
+
+async def test_a_goal_about_code_that_is_not_there_cannot_be_done(run_agent: RunAgent) -> None:
+    invented = act("write_file", {"path": "src/app.py", "content": "def main():\n    return 1\n\n\ndef compute_tax_fixed():\n    return 0\n"})
+    script = [plan("t"), invented, finish("fixed compute_tax"), plan()]
+    out = await run_agent(script, goal="Fix the bug in the compute_tax function in src/app.py", settings=AUTO)
+    assert out.state.status == "failed"
+    assert out.state.error and "the goal names compute_tax, which the workspace does not have" in out.state.error
+    assert "Not in the workspace: compute_tax" in out.acting()[0].text()

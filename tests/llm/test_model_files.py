@@ -193,7 +193,7 @@ def test_check_gguf_missing_file(tmp_path: Path) -> None:
     [
         ({}, {"1.5b", "0.5b"}, "1.5b"),
         ({}, {"0.5b"}, "0.5b"),
-        ({}, set(), "0.5b"),  # reported as missing when assembled
+        ({}, set(), "1.5b"),  # the default, reported as missing when assembled
         ({"AGENTLS_LOCAL_MODEL": "0.5b"}, {"1.5b", "0.5b"}, "0.5b"),
         ({"AGENTLS_LOCAL_MODEL": "1.5B"}, set(), "1.5b"),
     ],

@@ -6,7 +6,9 @@ the run may write files. Then:
   away once with a nudge (`CallRejected`) naming what is missing;
 - at the end, `failure()` gives the reason the run must end `failed`: no file changed
   (no proposal applied or pending), none of the existing files the goal names changed
-  (`RunContext.named_files`, found by grounding), a changed file that no longer parses,
+  (`RunContext.named_files`, found by grounding), a code name the goal mentions that no
+  file held at the start and none holds at the end (`unknown_names`: "fix compute_tax"
+  where there is no compute_tax), a changed file that no longer parses,
   or — when the mode may run processes — the workspace's tests failing after the change.
 The loop also shows the model the run's diff with the goal in the last planning turn
 (`changes()`), as its final yes/no: `[]` when the goal is reached.
@@ -120,6 +122,12 @@ class DoneCheckComponent(AfterParse):
         missing = self.missing()
         if missing is not None:
             return f"not done: {missing}"
+        absent = [n for n in self.run.unknown_names if not _anywhere(self.run, n, changed)]
+        if self.wants_change and absent:
+            return (
+                f"not done: the goal names {', '.join(absent)}, which the workspace does not "
+                "have (before or after this run)"
+            )
         broken = [p.path for p in changed if _breaks(self.run, p)]
         if broken:
             return "not done: the change leaves files that no longer parse: " + ", ".join(broken)
@@ -137,6 +145,19 @@ def _suite_failure(result: Any) -> str | None:
         return None
     names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
     return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
+
+
+def _anywhere(run: RunContext, name: str, changed: list[Proposal]) -> bool:
+    """Whether a name the workspace lacked at the start is in a file this run changed."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    for proposal in changed:
+        store = run.tools.proposals
+        data = store.overlay(run.run_id, proposal.path) if store is not None else None
+        if data is None:
+            data = run.tools.workspace.read_bytes(proposal.path) or b""
+        if word.search(data.decode("utf-8", "replace")):
+            return True
+    return False
 
 
 def _breaks(run: RunContext, proposal: Proposal) -> bool:

@@ -5,7 +5,9 @@ of the code refers to them, cut to a budget: analysis/repo_map.py) so the model 
 paths and names instead of inventing them; and the files the goal or the editor context
 names — by path, by file name, or through a function/class name defined there — as they
 read now (with the run's own pending edits), so the model need not spend turns reading
-them and sees its edits in place. Built from the index (built for the run if it has none);
+them and sees its edits in place; and the code names the goal mentions that no file holds
+(`RunContext.unknown_names`: the done check will not call such a run done unless the
+name exists by its end). Built from the index (built for the run if it has none);
 a failure is logged and leaves the prompt without it.
 Must not know: the loop's internals, models, LSP.
 """
@@ -55,6 +57,10 @@ class GroundingComponent(MessageProvider):
             if self.run.editor is not None and self.run.editor.path not in self._named:
                 self._named.insert(0, self.run.editor.path)
             self.run.named_files = list(self._named)
+            known: set[str] = set()
+            for rel in index.files:
+                known |= index.words(rel)
+            self.run.unknown_names = [n for n in code_names(self.run.goal) if n not in known]
             budget = min(MAP_MAX_CHARS, int(self.run.context_tokens * 4 * MAP_SHARE))
             self._map = index.repo_map(budget, self._named) or "(no source files)"
         except Exception as exc:  # grounding helps; it must never stop a run
@@ -66,7 +72,11 @@ class GroundingComponent(MessageProvider):
             self._prepare()
         if not self._map:
             return
-        yield {"role": "user", "content": render("grounding", map=self._map, files=self._files())}
+        files = self._files()
+        if self.run.unknown_names:
+            names = ", ".join(self.run.unknown_names)
+            files += f"\n\nNot in the workspace: {names} (no file defines or uses it)."
+        yield {"role": "user", "content": render("grounding", map=self._map, files=files)}
 
     def _files(self) -> str:
         ctx, room, out = self.run.tools, FILES_MAX_CHARS, []
@@ -87,6 +97,38 @@ class GroundingComponent(MessageProvider):
                 f"\n```\n{text.rstrip()}\n```"
             )
         return "".join(out)
+
+
+_KIND_WORDS = r"(?:function|method|class|variable|constant|parameter)"
+_CODE_NAMES = (
+    re.compile(r"`(\w+)(?:\(\))?`"),
+    re.compile(rf"\b{_KIND_WORDS}\s+(\w+)"),
+    re.compile(rf"\b(\w+)(?:\(\))?\s+{_KIND_WORDS}\b"),
+    re.compile(r"\b([A-Za-z]\w*_\w*[A-Za-z0-9]|[a-z]+[A-Z]\w*)\b"),
+)
+_NOT_NAMES = frozenset(
+    ["a", "an", "the", "every", "each", "this", "that", "these", "those", "all", "any", "new", "module", "its", "their", "of", "in", "to", "from", "for", "on", "at", "with", "by", "is", "as", "and", "or", "which", "named", "called"]
+)
+
+
+def code_names(goal: str) -> list[str]:
+    """Names of code the goal mentions: `quoted`, next to "function"/"class"/…, or shaped
+    like code (snake_case, camelCase); never file names."""
+    found: list[tuple[int, str]] = []
+    for pattern in _CODE_NAMES:
+        for match in pattern.finditer(goal):
+            name, end = match.group(1), match.end(1)
+            if goal[end : end + 1] == "." and goal[end + 1 : end + 2].isalnum():
+                continue  # a file name such as strings_util.py
+            lowered = name.lower()
+            if lowered in COMMON_WORDS or lowered in _NOT_NAMES or name.isdigit():
+                continue
+            found.append((match.start(1), name))
+    out: list[str] = []
+    for _, name in sorted(found):
+        if name not in out:
+            out.append(name)
+    return out
 
 
 def named_files(goal: str, paths: list[str], defs: dict[str, list[tuple[str, int]]]) -> list[str]:

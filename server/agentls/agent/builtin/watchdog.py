@@ -3,7 +3,8 @@
 It counts identical calls in a row (name and canonical arguments). When a call reaches
 `repeats` in a row it is not run: the model is told so (`CallRejected`). One more and the
 run fails (`RunFailed`) with a message naming the call. A different call, or the end of a
-task (`finish`), resets it.
+task (`finish`), resets it. The same call made more than `CYCLE_LIMIT` times in one task,
+not in a row (read, list, search, read, list, …), is turned away once, then stops the run.
 
 A call identical to an earlier one that changed a file (its output names a proposal that
 was applied or is pending) is not run even once more, whenever it comes: small models
@@ -19,6 +20,10 @@ import json
 from agentls.agent.actions import ActionResult, ParsedCall
 from agentls.agent.outcomes import CallRejected, RunFailed
 from agentls.agent.protocols import AfterExecute, AfterParse
+
+#: The same call made this many times in one task, in any order, is enough: the next one
+#: is turned away, and the one after that stops the run (a model going round in circles).
+CYCLE_LIMIT = 3
 
 
 def _change(result: ActionResult) -> str | None:
@@ -36,6 +41,7 @@ class WatchdogComponent(AfterParse, AfterExecute):
         self._last: str | None = None
         self._count = 0
         self._changes: dict[str, str] = {}  # call key → the path it changed
+        self._seen: dict[str, int] = {}  # call key → times made in this task, in any order
 
     def after_parse(self, result: ParsedCall) -> None:
         key = result.key()
@@ -49,7 +55,20 @@ class WatchdogComponent(AfterParse, AfterExecute):
             )
         self._count = self._count + 1 if key == self._last else 1
         self._last = key
+        self._seen[key] = seen = self._seen.get(key, 0) + 1
         args = json.dumps(result.arguments, ensure_ascii=False, sort_keys=True)
+        if seen > CYCLE_LIMIT + 1:
+            raise RunFailed(
+                f"watchdog: the model went round in circles: {result.name} with the same "
+                f"arguments {args} {seen} times in one task; the run was stopped"
+            )
+        if seen > CYCLE_LIMIT and self._count < self.repeats:
+            raise CallRejected(
+                f"Not run: you already made this exact {result.name} call {seen - 1} times in "
+                "this task, and its earlier results are above. Going round in circles will "
+                "not finish the task: make the change it asks for, or call finish saying "
+                "what you found. One more time stops the run."
+            )
         if self._count > self.repeats:
             raise RunFailed(
                 f"watchdog: the model called {result.name} with the same arguments {args} "
@@ -69,3 +88,4 @@ class WatchdogComponent(AfterParse, AfterExecute):
             self._changes[result.call.key()] = changed
         if result.finished is not None:
             self._last, self._count = None, 0
+            self._seen.clear()

