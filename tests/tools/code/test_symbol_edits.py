@@ -126,8 +126,9 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
     ("tool", "args", "error"),
     [
         ("replace_symbol", {"symbol": "nope", "new": "def nope(): pass"}, "it defines: Cart, Cart.__init__"),
-        ("replace_symbol", {"symbol": "ratio", "new": "def ratio(a, b:\n    return a"}, "syntax errors"),
+        ("insert_symbol", {"new": "def ratio2(a, b:\n    return a"}, "syntax errors"),
         ("add_docstring", {"symbol": "missing", "docstring": "x"}, "no function, method or class"),
+        ("replace_symbol", {"symbol": "Cart", "new": "User"}, "must be the whole new definition"),
         ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
     ],
 )

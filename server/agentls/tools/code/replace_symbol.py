@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from agentls.analysis.syntax import symbol_spans
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import (
     decorated_start,
@@ -52,6 +53,14 @@ class ReplaceSymbol(Tool):
         rel, data, _text = source(ctx, self.name, input.path)
         span = find(self.name, rel, data, input.symbol)
         new_text = input.new.strip("\n")
+        if not symbol_spans(rel, reindent(new_text, "").encode("utf-8")):
+            raise ToolError(
+                "runtime",
+                f"refused: `new` must be the whole new definition (its def/class/function "
+                f"line and body), not {new_text[:60]!r}; no proposal was made",
+                self.name,
+                path=rel,
+            )
         begin = line_start(data, span.start)
         if new_text.lstrip().startswith("@"):  # the new text brings its decorators
             begin = decorated_start(data, span.start)
