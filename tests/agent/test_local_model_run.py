@@ -1,4 +1,4 @@
-"""End to end with the embedded model: `agentls run` on a tiny workspace, the real 0.5B
+"""End to end with the embedded model: `agentls run` on a tiny workspace, the real default (1.5B)
 Qwen model through llama.cpp, constrained to the tool-call schema. Asserts only what a
 tiny model reliably does: every reply is a valid tool call, it reads the file it was
 told to read, and the run ends on its own (completed or out of steps), never crashes.
