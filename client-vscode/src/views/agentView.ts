@@ -14,8 +14,8 @@ import type { RunInfo } from "../runs/runStore";
 import { parseFromWebview, type FromWebview, type ToWebview, type ViewState } from "./agentMessages";
 import { proposalView, RunSelection, runView, TranscriptCursor, VIEW_RUN_LIMIT } from "./agentState";
 import { remember } from "./history";
-import { nonce, shell } from "./html";
 import { every, Throttle } from "./throttle";
+import { showPage } from "./webviewPage";
 
 export const HISTORY_KEY = "agentls.goalHistory";
 
@@ -50,16 +50,7 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    const media = vscode.Uri.joinPath(this.ctx.extension.extensionUri, "media");
-    const scripts = vscode.Uri.joinPath(this.ctx.extension.extensionUri, "dist", "webview");
-    view.webview.options = { enableScripts: true, localResourceRoots: [media, scripts] };
-    view.webview.html = shell({
-      cspSource: view.webview.cspSource,
-      nonce: nonce(),
-      title: "Agent",
-      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(scripts, "agent.js")).toString(),
-      styleUris: [view.webview.asWebviewUri(vscode.Uri.joinPath(media, "agent.css")).toString()],
-    });
+    showPage(view.webview, this.ctx.extension.extensionUri, { title: "Agent", script: "agent.js", style: "agent.css" });
     for (const d of this.viewDisposables) d.dispose();
     this.viewDisposables = [
       view.webview.onDidReceiveMessage((raw: unknown) => {

@@ -12,7 +12,7 @@ import type { AgentCtx } from "../ctx";
 import { AgentExecuteTool, Commands } from "../protocol";
 import { parseFromGraphWebview, type FromGraphWebview, type ToGraphWebview } from "./graphMessages";
 import { DEFAULT_THRESHOLD, moduleFileCandidates, type GraphJson } from "./graphModel";
-import { nonce, shell } from "./html";
+import { showPage } from "./webviewPage";
 
 const PANEL_TYPE = "agentls.dependencyGraph";
 /** folders never offered in the picker */
@@ -36,16 +36,11 @@ class GraphPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     private readonly onDisposed: () => void,
   ) {
-    const media = vscode.Uri.joinPath(ctx.extension.extensionUri, "media");
-    const scripts = vscode.Uri.joinPath(ctx.extension.extensionUri, "dist", "webview");
-    panel.webview.options = { enableScripts: true, localResourceRoots: [media, scripts] };
-    panel.iconPath = vscode.Uri.joinPath(media, "agent.svg");
-    panel.webview.html = shell({
-      cspSource: panel.webview.cspSource,
-      nonce: nonce(),
+    panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, "media", "agent.svg");
+    showPage(panel.webview, ctx.extension.extensionUri, {
       title: "Dependency Graph",
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(scripts, "graph.js")).toString(),
-      styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.css")).toString()],
+      script: "graph.js",
+      style: "graph.css",
       inlineStyles: true,
     });
     this.disposables.push(
