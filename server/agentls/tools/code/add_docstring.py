@@ -7,14 +7,11 @@ Must not know: the editor, LSP, the agent, tree-sitter.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from pydantic import Field
 
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput
+from agentls.tools.base import ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import find, indent_of, line_end, line_start, source
-from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
-from agentls.tools.permissions import WRITE, Permission
+from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class AddDocstringInput(ToolInput):
@@ -31,7 +28,7 @@ def _clean(text: str) -> list[str]:
     return lines or [""]
 
 
-class AddDocstring(Tool):
+class AddDocstring(ProposingTool):
     """Propose a docstring for a function, method or class, found by name.
 
     Python gets a triple-quoted docstring as the body's first line; TypeScript and
@@ -40,13 +37,7 @@ class AddDocstring(Tool):
 
     name = "add_docstring"
     category = "code"
-    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
     Input = AddDocstringInput
-    Output = ProposalOutput
-    timeout_s = 30.0
-
-    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
-        return call_timeout(self.timeout_s, ctx)
 
     def execute(self, input: AddDocstringInput, ctx: ToolContext) -> ProposalOutput:
         rel, data, _text = source(ctx, self.name, input.path)

@@ -6,14 +6,11 @@ Must not know: the editor, LSP, the agent, tree-sitter.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from pydantic import Field
 
-from agentls.tools.base import Tool, ToolContext, ToolInput
+from agentls.tools.base import ToolContext, ToolInput
 from agentls.tools.code.symbol_edit import find, indent_of, line_end, reindent, source
-from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
-from agentls.tools.permissions import WRITE, Permission
+from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class InsertSymbolInput(ToolInput):
@@ -25,7 +22,7 @@ class InsertSymbolInput(ToolInput):
     )
 
 
-class InsertSymbol(Tool):
+class InsertSymbol(ProposingTool):
     """Propose adding a new function, method or class to an existing file.
 
     It goes right after the definition named `after` (with that one's indentation, so
@@ -34,13 +31,7 @@ class InsertSymbol(Tool):
 
     name = "insert_symbol"
     category = "code"
-    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
     Input = InsertSymbolInput
-    Output = ProposalOutput
-    timeout_s = 30.0
-
-    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
-        return call_timeout(self.timeout_s, ctx)
 
     def execute(self, input: InsertSymbolInput, ctx: ToolContext) -> ProposalOutput:
         rel, data, _text = source(ctx, self.name, input.path)

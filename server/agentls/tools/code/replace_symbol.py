@@ -6,12 +6,10 @@ Must not know: the editor, LSP, the agent, tree-sitter.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from pydantic import Field
 
 from agentls.analysis.syntax import symbol_spans
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput
+from agentls.tools.base import ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import (
     decorated_start,
     find,
@@ -21,8 +19,7 @@ from agentls.tools.code.symbol_edit import (
     reindent,
     source,
 )
-from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
-from agentls.tools.permissions import WRITE, Permission
+from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class ReplaceSymbolInput(ToolInput):
@@ -31,7 +28,7 @@ class ReplaceSymbolInput(ToolInput):
     new: str = Field(min_length=1, description="The complete new definition, from its first line (def/class/function) to its end.")
 
 
-class ReplaceSymbol(Tool):
+class ReplaceSymbol(ProposingTool):
     """Propose replacing a whole function, method or class, found by name, with a new definition.
 
     Give the complete new definition (signature and body); it is indented to fit where the
@@ -41,13 +38,7 @@ class ReplaceSymbol(Tool):
 
     name = "replace_symbol"
     category = "code"
-    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
     Input = ReplaceSymbolInput
-    Output = ProposalOutput
-    timeout_s = 30.0
-
-    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
-        return call_timeout(self.timeout_s, ctx)
 
     def execute(self, input: ReplaceSymbolInput, ctx: ToolContext) -> ProposalOutput:
         rel, data, _text = source(ctx, self.name, input.path)

@@ -5,15 +5,12 @@ Must not know: the editor, LSP, the agent.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from pydantic import Field, model_validator
 
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput
+from agentls.tools.base import ToolContext, ToolError, ToolInput
 from agentls.tools.filesystem.content import current_content, require_text, target
 from agentls.tools.filesystem.matching import MatchError, replace_unique
-from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
-from agentls.tools.permissions import WRITE, Permission
+from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class EditFileInput(ToolInput):
@@ -28,7 +25,7 @@ class EditFileInput(ToolInput):
         return self
 
 
-class EditFile(Tool):
+class EditFile(ProposingTool):
     """Propose replacing one occurrence of `old` with `new` in an existing file.
 
     `old` must match exactly one place (copy it from read_file, with a few surrounding
@@ -40,13 +37,7 @@ class EditFile(Tool):
 
     name = "edit_file"
     category = "filesystem"
-    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
     Input = EditFileInput
-    Output = ProposalOutput
-    timeout_s = 30.0
-
-    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
-        return call_timeout(self.timeout_s, ctx)
 
     def execute(self, input: EditFileInput, ctx: ToolContext) -> ProposalOutput:
         real, rel = target(ctx, input.path)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from agentls.tools.base import ToolContext, ToolError, ToolOutput
-from agentls.tools.permissions import AUTO_APPROVE_MODES
+from agentls.tools.base import Tool, ToolContext, ToolError, ToolOutput
+from agentls.tools.permissions import AUTO_APPROVE_MODES, WRITE, Permission
 from agentls.tools.proposal_edit import changed_region
 from agentls.tools.proposals import Proposal, ProposalStore
 
@@ -42,6 +42,18 @@ def proposal_timeout(ctx: ToolContext) -> float:
 def call_timeout(base: float, ctx: ToolContext) -> float:
     """A write tool's deadline: its own work plus, with approval 'ask', the wait for a decision."""
     return base + (proposal_timeout(ctx) if ctx.approval == "ask" else 0.0)
+
+
+class ProposingTool(Tool):
+    """A tool whose result is a proposal (write_file, edit_file, the symbol edits): it needs
+    `filesystemWrite`, and with approval 'ask' its deadline includes the wait for a decision."""
+
+    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
+    Output = ProposalOutput
+    timeout_s = 30.0
+
+    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
+        return call_timeout(self.timeout_s, ctx)
 
 
 def check_syntax(tool: str, path: str, old: bytes | None, new: bytes) -> None:

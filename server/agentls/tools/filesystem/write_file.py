@@ -5,14 +5,11 @@ Must not know: the editor, LSP, the agent.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from pydantic import Field
 
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput
+from agentls.tools.base import ToolContext, ToolError, ToolInput
 from agentls.tools.filesystem.content import current_content, is_binary, target
-from agentls.tools.filesystem.proposing import ProposalOutput, call_timeout, propose
-from agentls.tools.permissions import WRITE, Permission
+from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class WriteFileInput(ToolInput):
@@ -46,7 +43,7 @@ def kept_share(old: bytes, new: bytes) -> tuple[int, int]:
     return kept, len(old_lines)
 
 
-class WriteFile(Tool):
+class WriteFile(ProposingTool):
     """Propose to create a file or replace its whole content.
 
     The change is not written directly: it becomes a proposal (a diff) that the user
@@ -59,13 +56,7 @@ class WriteFile(Tool):
 
     name = "write_file"
     category = "filesystem"
-    permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
     Input = WriteFileInput
-    Output = ProposalOutput
-    timeout_s = 30.0
-
-    def timeout_for(self, input: Any, ctx: ToolContext) -> float:
-        return call_timeout(self.timeout_s, ctx)
 
     def execute(self, input: WriteFileInput, ctx: ToolContext) -> ProposalOutput:
         real, rel = target(ctx, input.path)
