@@ -6,6 +6,7 @@ Used by tools (an edit must not add syntax errors; `parse_ast`). Positions out a
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,22 @@ def syntax_errors(path: str, data: bytes) -> list[tuple[int, int, str]] | None:
         return []
     lines = LineIndex(data)
     return [(*lines.position(start), message) for start, _end, message in g.syntax_errors(tree, data)]
+
+
+def python_error(path: str, data: bytes) -> tuple[int, int, str] | None:
+    """CPython's own verdict on a `.py`/`.pyi` text (0-based line, character, message), or
+    None when it compiles or is no Python. Catches what the tree-sitter grammar forgives: a
+    file whose first line is indented, a `def` whose body is only a comment."""
+    if not path.endswith((".py", ".pyi")):
+        return None
+    try:
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        line = max((exc.lineno or 1) - 1, 0)
+        return line, max((exc.offset or 1) - 1, 0), f"{type(exc).__name__}: {exc.msg}"
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        return 0, 0, f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def tree_outline(path: str, data: bytes, max_depth: int) -> dict[str, Any] | None:

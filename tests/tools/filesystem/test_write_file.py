@@ -107,6 +107,36 @@ def test_a_change_that_breaks_the_syntax_is_refused(call, make_ctx):
 
 
 @pytest.mark.parametrize(
+    ("path", "old", "new", "fragment"),
+    [
+        # what the tree-sitter grammar forgives and CPython does not (benchmark pattern 2)
+        ("src/mod.py", "def f():\n    return 1\n", "    return 2\n", "IndentationError: unexpected indent"),
+        ("src/mod.py", "def f():\n    return 1\n", "def f():\n    # todo\n", "IndentationError: expected an indented block"),
+        ("src/fragment.py", None, "    x = 1\n", "IndentationError: unexpected indent"),  # a new file
+    ],
+)
+def test_python_the_interpreter_rejects_is_refused(call, make_ctx, ws_root, path, old, new, fragment):
+    if old is not None:
+        (ws_root / path).write_text(old)
+    ctx = make_ctx("dev", "auto")
+    result = call(ctx, "write_file", path=path, content=new, reason="rewrite it")
+    assert result.error["type"] == "runtime", result
+    assert fragment in result.error["message"]
+    assert ctx.proposals.list() == []
+    assert (ws_root / path).exists() == (old is not None)
+
+
+def test_newer_python_than_the_interpreter_is_not_refused(call, make_ctx, ws_root):
+    # a file that does not compile here already (e.g. syntax of a newer Python) may still be
+    # edited, and a new file is only refused for an indentation error
+    (ws_root / "src/new_syntax.py").write_text("type Point = tuple[int, int]\n")
+    assert call(make_ctx("dev", "auto"), "write_file", path="src/new_syntax.py",
+                content="type Point = tuple[float, float]\n", reason="floats").ok  # fmt: skip
+    assert call(make_ctx("dev", "auto"), "write_file", path="src/other.py",
+                content="type Pair = tuple[int, int]\n").ok  # fmt: skip
+
+
+@pytest.mark.parametrize(
     ("path", "old", "new"),
     [
         ("src/broken.py", "def f(:\n", "def f(:\n    pass\n"),  # already broken: may stay broken

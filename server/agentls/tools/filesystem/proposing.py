@@ -59,13 +59,15 @@ class ProposingTool(Tool):
 def check_syntax(tool: str, path: str, old: bytes | None, new: bytes) -> None:
     """Refuse a change that turns a file that parses into one with syntax errors."""
     try:
-        from agentls.analysis.syntax import syntax_errors
+        from agentls.analysis.syntax import python_error, syntax_errors
     except Exception:  # the analysis layer is optional here
         return
     try:
         after = syntax_errors(path, new)
         if not after:
-            return
+            after = _python_errors(python_error, path, old, new)
+            if not after:
+                return
         before = syntax_errors(path, old) if old is not None else []
     except Exception as exc:  # a checker bug must not block edits
         log.warning("syntax check of %s failed: %s", path, exc)
@@ -82,6 +84,20 @@ def check_syntax(tool: str, path: str, old: bytes | None, new: bytes) -> None:
         path=path,
         errors=[list(e) for e in after[:20]],
     )
+
+
+def _python_errors(
+    python_error: Any, path: str, old: bytes | None, new: bytes
+) -> list[tuple[int, int, str]]:
+    """CPython's error in `new` when the grammar saw none — only where CPython is the judge:
+    the old text compiled (so newer syntax than this interpreter's is not refused), or, for
+    a new file, the error is an indentation error (a fragment written as a file)."""
+    error = python_error(path, new)
+    if error is None:
+        return []
+    if old is None:
+        return [error] if error[2].startswith(("IndentationError", "TabError")) else []
+    return [] if python_error(path, old) is not None else [error]
 
 
 def _store(ctx: ToolContext) -> ProposalStore:
