@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Mode = Literal["read-only", "dev", "ci", "full"]
 Approval = Literal["ask", "auto", "never"]
+ShellSandbox = Literal["auto", "bubblewrap", "landlock", "none"]
 
 
 class Settings(BaseModel):
@@ -28,6 +29,8 @@ class Settings(BaseModel):
     index_jobs: int = Field(default=0, alias="indexJobs", ge=0, le=64)
     index_cache: bool = Field(default=True, alias="indexCache")
     navigation: bool = True  # false: definition, references, symbols, hover not advertised
+    # How shell tools are confined; "none" (no OS sandbox) only when the user chooses it.
+    shell_sandbox: ShellSandbox = Field(default="auto", alias="shellSandbox")
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
