@@ -69,6 +69,21 @@ async def test_watchdog_warns_then_stops(run_agent: RunAgent) -> None:
     assert [e["type"] for e in out.of("error")] == ["call_rejected", "failed"]
 
 
+async def test_a_repeated_finish_after_the_done_check_nudge_ends_the_run_failed(
+    run_agent: RunAgent,
+) -> None:
+    # the done check turns the first finish away ("call finish again saying why"); the same
+    # finish again is the model's answer, not a loop: the run ends `failed` with the done
+    # check's reason, not the watchdog's
+    same = finish("The function was added.")
+    out = await run_agent([same, same, plan()], goal="Add a function sub to src/app.py",
+                          settings=RunSettings(approval="auto"), small=True)  # fmt: skip
+    assert out.state.status == "failed"
+    assert out.state.error and out.state.error.startswith("not done: the goal asks for a change")
+    assert "watchdog" not in out.state.error
+    assert len(out.acting()) == 2
+
+
 async def test_watchdog_is_reset_by_a_different_call(run_agent: RunAgent) -> None:
     a = act("read_file", {"path": "README.md"})
     b = act("read_file", {"path": "src/app.py"})

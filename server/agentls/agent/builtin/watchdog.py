@@ -3,7 +3,8 @@
 It counts identical calls in a row (name and canonical arguments). When a call reaches
 `repeats` in a row it is not run: the model is told so (`CallRejected`). One more and the
 run fails (`RunFailed`) with a message naming the call. A different call, or the end of a
-task (`finish`), resets it. The same call made more than `CYCLE_LIMIT` times in one task,
+task (`finish`), resets it; `finish` itself is never counted (the done check decides
+whether a repeated finish may end the run). The same call made more than `CYCLE_LIMIT` times in one task,
 not in a row (read, list, search, read, list, …), is turned away once, then stops the run.
 
 A call identical to an earlier one that changed a file (its output names a proposal that
@@ -44,6 +45,10 @@ class WatchdogComponent(AfterParse, AfterExecute):
         self._seen: dict[str, int] = {}  # call key → times made in this task, in any order
 
     def after_parse(self, result: ParsedCall) -> None:
+        if result.name == "finish":
+            # a repeated finish is the done check's business: after its nudge ("call finish
+            # again saying why") the same finish is the model's answer, not a loop
+            return
         key = result.key()
         changed = self._changes.get(key)
         if changed is not None:
