@@ -29,6 +29,14 @@ class Settings(BaseModel):
     index_jobs: int = Field(default=0, alias="indexJobs", ge=0, le=64)
     index_cache: bool = Field(default=True, alias="indexCache")
     navigation: bool = True  # false: definition, references, symbols, hover not advertised
+    # The web tools (DESIGN §3 Network policy): a SearxNG-compatible JSON endpoint, hosts
+    # reachable even at internal addresses (non-empty: only these), hosts always refused
+    # (fnmatch patterns), and the body and time caps of one request.
+    search_url: str | None = Field(default=None, alias="searchUrl", pattern=r"(?i)^https?://\S+$")
+    web_allow: tuple[str, ...] = Field(default=(), alias="webAllow")
+    web_deny: tuple[str, ...] = Field(default=(), alias="webDeny")
+    web_max_bytes: int = Field(default=2_000_000, alias="webMaxBytes", ge=1024, le=100_000_000)
+    web_timeout_s: float = Field(default=20.0, alias="webTimeoutS", gt=0, le=300)
     # How shell tools are confined; "none" (no OS sandbox) only when the user chooses it.
     shell_sandbox: ShellSandbox = Field(default="auto", alias="shellSandbox")
 

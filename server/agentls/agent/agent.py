@@ -97,6 +97,7 @@ class Agent:
             index=index,
             memory=memory,
             extra={"proposal_timeout_s": settings.proposal_timeout_s},
+            settings=settings.source,
         )
         self.state = RunState(self.run_id, goal="")
         self.context = RunContext(

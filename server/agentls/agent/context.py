@@ -9,14 +9,12 @@ Must not know: the loop's internals, LSP.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agentls.agent.run import EditorContext, RunState, Task
 from agentls.agent.transcript import Transcript
+from agentls.settings import Settings
 from agentls.tools.base import ToolContext
-
-if TYPE_CHECKING:
-    from agentls.settings import Settings
 
 Approval = Literal["ask", "auto", "never"]
 TurnKind = Literal["plan", "act"]
@@ -37,6 +35,7 @@ class RunSettings:
     watchdog_repeats: int = 2  # the same call this many times in a row → warned; again → stopped
     history_tokens: int | None = None  # default: half the model's context window
     retry_limit: int = 3  # run_pipeline's per-component and per-pipeline limit
+    source: Settings = field(default_factory=Settings)  # the tools read theirs (web, sandbox)
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> RunSettings:
@@ -46,6 +45,7 @@ class RunSettings:
             "approval": settings.approval,
             "max_steps": settings.max_steps,
             "proposal_timeout_s": settings.proposal_timeout_s,
+            "source": settings,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

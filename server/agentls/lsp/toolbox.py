@@ -64,7 +64,9 @@ class Toolbox:
         if not self.server.projects:
             return default_registry().schemas(permissions)
         project = next(iter(self.server.projects.values()))
-        ctx = ToolContext(workspace=project.workspace, permissions=permissions)
+        ctx = ToolContext(
+            workspace=project.workspace, permissions=permissions, settings=self.server.settings
+        )
         return self.of(project).registry.schemas(permissions, ctx)
 
     async def execute(
@@ -85,6 +87,7 @@ class Toolbox:
             run_id=call_id,
             approval=settings.approval,
             extra={"proposal_timeout_s": settings.proposal_timeout_s},
+            settings=settings,
         )
         if ctx.approval == "auto" and mode in AUTO_APPROVE_MODES:
             self.bridge.auto_runs.add(call_id)

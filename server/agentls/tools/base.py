@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from agentls.settings import Settings
 from agentls.tools.permissions import Permission, PermissionSet
 from agentls.workspace import Workspace
 
@@ -69,6 +70,7 @@ class ToolContext:
     approval: Literal["ask", "auto", "never"] = "ask"
     cancel: threading.Event = field(default_factory=threading.Event)
     sandbox: Any = None  # agentls.tools.sandbox.SandboxConfig
+    settings: Settings = field(default_factory=Settings)  # what tools read (web, sandbox)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -80,7 +82,7 @@ class Tool(ABC):
     """One tool. Subclasses set the class attributes and implement `execute`."""
 
     name: ClassVar[str]
-    category: ClassVar[str]  # filesystem | git | shell | code | knowledge | system
+    category: ClassVar[str]  # filesystem | git | shell | code | knowledge | web | system
     permissions: ClassVar[frozenset[Permission]] = frozenset()
     Input: ClassVar[type[BaseModel]]
     Output: ClassVar[type[BaseModel]]

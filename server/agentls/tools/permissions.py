@@ -1,4 +1,4 @@
-"""Permissions: four flags and four modes. The policy is data and names no tool.
+"""Permissions: five flags and four modes. The policy is data and names no tool.
 
 Each tool declares the flags it needs (possibly depending on its input); the executor
 checks them against the run's permission set. Must not know: any particular tool.
@@ -14,17 +14,19 @@ class Permission(StrEnum):
     FILESYSTEM_WRITE = "filesystemWrite"
     SHELL_EXECUTION = "shellExecution"
     GIT_WRITE = "gitWrite"
+    NETWORK = "network"
 
 
 READ = Permission.FILESYSTEM_READ
 WRITE = Permission.FILESYSTEM_WRITE
 SHELL = Permission.SHELL_EXECUTION
 GIT_WRITE = Permission.GIT_WRITE
+NETWORK = Permission.NETWORK
 
 #: The contract: mode name → granted flags.
 MODES: dict[str, frozenset[Permission]] = {
     "read-only": frozenset({READ}),
-    "dev": frozenset({READ, WRITE}),
+    "dev": frozenset({READ, WRITE, NETWORK}),
     "ci": frozenset({READ, SHELL}),
     "full": frozenset(Permission),
 }
