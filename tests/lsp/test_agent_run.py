@@ -237,7 +237,7 @@ async def test_proposal_round_trip(
         lambda: next((p for p in SEEN.proposals if p["runId"] == run_id), None),
         what="agent/proposal",
     )
-    assert set(proposal) == {"id", "runId", "uri", "title", "diff", "edit"}
+    assert set(proposal) == {"id", "runId", "uri", "title", "diff", "edit", "hunks"}
     assert proposal["uri"] == (ROOT / "app.py").as_uri() and "+    return 2" in proposal["diff"]
     version = proposal["edit"]["documentChanges"][0]["textDocument"]["version"]
     assert version == (1 if editor == "editor-buffer" else None)  # the open document's

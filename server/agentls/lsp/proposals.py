@@ -2,8 +2,8 @@
 
 New proposals reach the editor in one of two ways, chosen by the client's capabilities:
 - `experimental: {agentls: {proposals: true}}` → the notification
-  `agent/proposal {id, runId, uri, title, diff, edit}`. The editor shows the diff, applies
-  the edit itself on accept and answers `agent/resolveProposal`.
+  `agent/proposal {id, runId, uri, title, diff, edit, hunks}`. The editor shows the diff,
+  applies the edit (or some hunks) itself on accept and answers `agent/resolveProposal`.
 - otherwise → `workspace/applyEdit` with every change under one change annotation that
   needs confirmation (label = the proposal's title). The answer resolves the proposal:
   applied → "accepted"; not applied → "rejected" with the client's failure reason as the
@@ -20,7 +20,7 @@ The applier (the store's hook, called by `ProposalStore.resolve("accepted")` aft
 checked that the file still holds what the proposal was made from, on a worker thread)
 never writes behind the editor's back: the editor already applied it (the applyEdit
 answer said so) → nothing to do; else it sends `workspace/applyEdit` (no confirmation)
-with the proposal's own edit — for an open document its version makes a client that
+with the proposal's own edit (of the accepted hunks) — for an open document its version makes a client that
 already applied it refuse instead of applying twice — and a refusal or no answer raises, which the store
 reports as "stale" with the reason. Only a client that cannot apply edits at all gets the
 file written on disk (after the same check). Must not know: runs, the agent, tools.
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PROPOSAL_NOTIFICATION = "agent/proposal"
-NOTIFIED_FIELDS = ("id", "runId", "uri", "title", "diff", "edit")
+NOTIFIED_FIELDS = ("id", "runId", "uri", "title", "diff", "edit", "hunks")
 _converter = converters.get_converter()
 
 
@@ -76,9 +76,10 @@ def _document_changes(server: AgentLanguageServer) -> bool:
 def workspace_edit(
     proposal: Proposal, *, confirm: bool, document_changes: bool = True
 ) -> lsp.WorkspaceEdit:
-    """The proposal's edit as an lsprotocol WorkspaceEdit; with `confirm`, every change
-    carries one change annotation that needs confirmation."""
-    edit = copy.deepcopy(proposal.edit)
+    """The proposal's edit (of its accepted hunks, when accepted in part) as an lsprotocol
+    WorkspaceEdit; with `confirm`, every change carries one change annotation that needs
+    confirmation."""
+    edit = copy.deepcopy(proposal.selected_edit())
     changes: list[dict[str, Any]] = edit.get("documentChanges", [])
     if confirm:
         annotation = f"agentls-{proposal.id}"

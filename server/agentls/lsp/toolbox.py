@@ -112,18 +112,31 @@ class Toolbox:
         return [p.to_dict() for p in sorted(items, key=lambda p: p.created_at)]
 
     async def resolve(
-        self, proposal_id: str, decision: str, comment: str | None = None
+        self,
+        proposal_id: str,
+        decision: str,
+        comment: str | None = None,
+        hunks: list[int] | None = None,
     ) -> dict[str, Any]:
-        """Accept or reject; `{id, status}` (applied | rejected | stale)."""
+        """Accept (all, or the `hunks` given) or reject; `{id, status}` (applied | rejected |
+        stale)."""
         if decision not in DECISIONS:
             raise AgentRequestError(
                 f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}", "decision"
             )
         for tools in self._projects.values():
             store = tools.proposals
-            if store.get(proposal_id) is not None:
+            proposal = store.get(proposal_id)
+            if proposal is not None:
+                if hunks is not None:
+                    if decision != "accepted":
+                        raise AgentRequestError("hunks go with the decision 'accepted' only", "hunks")
+                    try:
+                        proposal.check_hunks(hunks)
+                    except ValueError as exc:
+                        raise AgentRequestError(str(exc), "hunks", id=proposal_id) from None
                 status = await asyncio.to_thread(
-                    store.resolve, proposal_id, cast(Decision, decision), comment
+                    store.resolve, proposal_id, cast(Decision, decision), comment, hunks
                 )
                 return {"id": proposal_id, "status": status}
         raise AgentRequestError(f"unknown proposal id {proposal_id!r}", "id", id=proposal_id)

@@ -1,9 +1,10 @@
 """Pending proposals: edits the agent wants to make, waiting for the user's decision.
 
-`write_file` and `edit_file` never write; they add a `Proposal` here (a unified diff plus a
-WorkspaceEdit). Until resolved, the run's own reads see it (`overlay`). Resolving with
+`write_file` and `edit_file` never write; they add a `Proposal` here (a unified diff, a
+WorkspaceEdit and its hunks; an undo adds one changing several files). Until resolved, the run's own reads see it (`overlay`). Resolving with
 "accepted" re-checks the file: if its content (open buffer, else disk) is no longer what
-the proposal was made from, the proposal is "stale" and nothing is written. Otherwise the
+the proposal was made from, the proposal is "stale" and nothing is written. Accepting some
+hunks only applies those, and the proposal's note tells which were left out. Otherwise the
 store's `applier` applies it (default: an atomic write inside the workspace; the LSP layer
 swaps in one that goes through the editor). Listeners hear of every creation and
 resolution as an event dict. Thread-safe. Must not know: LSP, the agent, any model.
@@ -11,78 +12,38 @@ resolution as an event dict. Thread-safe. Must not know: LSP, the agent, any mod
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from agentls.tools.proposal_edit import unified_diff, workspace_edit
+from agentls.tools.proposal_model import FileChange, Proposal, Status, content_hash
 from agentls.workspace import Workspace
+
+__all__ = ["FileChange", "Proposal", "ProposalStore", "Status", "content_hash", "write_atomically"]
 
 log = logging.getLogger(__name__)
 
-Status = Literal["pending", "applied", "rejected", "stale"]
 Decision = Literal["accepted", "rejected"]
-Applier = Callable[["Proposal"], None]
+Applier = Callable[[Proposal], None]
 Listener = Callable[[dict[str, Any]], None]
 
 
-def content_hash(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
-
-
-@dataclass(slots=True)
-class Proposal:
-    id: str
-    run_id: str | None
-    path: str  # relative POSIX path
-    uri: str
-    title: str
-    diff: str
-    edit: dict[str, Any]
-    base_hash: str | None  # sha256 of the content it was made from; None: a new file
-    new_content: bytes
-    status: Status = "pending"
-    comment: str | None = None  # the user's, with the decision
-    note: str | None = None  # the store's, e.g. why it is stale
-    created_at: float = field(default_factory=time.time)
-
-    @property
-    def is_new_file(self) -> bool:
-        return self.base_hash is None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The `agent/proposal` payload plus its state (camelCase, JSON-ready)."""
-        return {
-            "id": self.id,
-            "runId": self.run_id,
-            "uri": self.uri,
-            "path": self.path,
-            "title": self.title,
-            "diff": self.diff,
-            "edit": self.edit,
-            "status": self.status,
-            "comment": self.comment,
-            "note": self.note,
-            "createdAt": self.created_at,
-        }
-
-
-def write_atomically(workspace: Workspace, proposal: Proposal) -> None:
-    """The default applier: replace the file on disk in one rename, inside the workspace."""
-    target = workspace.resolve(proposal.path)
+def _write_file(workspace: Workspace, path: str, data: bytes | None) -> None:
+    target = workspace.resolve(path)
+    if data is None:
+        target.unlink(missing_ok=True)
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = target.stat().st_mode & 0o7777 if target.exists() else None
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".agentls", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(proposal.new_content)
+            fh.write(data)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, target)
@@ -90,6 +51,14 @@ def write_atomically(workspace: Workspace, proposal: Proposal) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write_atomically(workspace: Workspace, proposal: Proposal) -> None:
+    """The default applier: each file replaced on disk in one rename (or deleted), inside
+    the workspace; files that already hold their target are left alone."""
+    for path, data in proposal.targets().items():
+        if workspace.read_bytes(path) != data:
+            _write_file(workspace, path, data)
 
 
 class ProposalStore:
@@ -114,20 +83,22 @@ class ProposalStore:
         title: str | None = None,
     ) -> Proposal:
         """Build and add a proposal turning `old` (None: no file yet) into `new` at `path`."""
+        change = self.change(path, old, new)
+        title = title or (f"Create {change.path}" if old is None else f"Edit {change.path}")
+        return self.propose_changes([change], run_id=run_id, title=title)
+
+    def change(self, path: str, old: bytes | None, new: bytes | None) -> FileChange:
+        """A FileChange of `path` (confined), based on its open document's version if open."""
         rel = self.workspace.relative(path)
-        uri = (self.workspace.root / rel).as_uri()
         doc = self.workspace.document(rel)
-        proposal = Proposal(
-            id=f"prop-{uuid.uuid4().hex[:12]}",
-            run_id=run_id,
-            path=rel,
-            uri=uri,
-            title=title or (f"Create {rel}" if old is None else f"Edit {rel}"),
-            diff=unified_diff(rel, old, new),
-            edit=workspace_edit(uri, doc.version if doc is not None else None, old, new),
-            base_hash=content_hash(old),
-            new_content=new,
-        )
+        version = doc.version if doc is not None else None
+        return FileChange(rel, (self.workspace.root / rel).as_uri(), old, new, version)
+
+    def propose_changes(
+        self, changes: list[FileChange], *, run_id: str | None = None, title: str
+    ) -> Proposal:
+        """Build and add one proposal making several file changes."""
+        proposal = Proposal.build(f"prop-{uuid.uuid4().hex[:12]}", run_id, title, changes)
         return self.add(proposal)
 
     def add(self, proposal: Proposal) -> Proposal:
@@ -153,27 +124,40 @@ class ProposalStore:
         rel = self.workspace.relative(path)
         with self._cond:
             pending = [
-                p
+                (p.created_at, c.new)
                 for p in self._proposals.values()
-                if p.status == "pending" and p.run_id == run_id and p.path == rel
+                if p.status == "pending" and p.run_id == run_id
+                for c in p.changes
+                if c.path == rel and c.new is not None
             ]
         if not pending:
             return None
-        return max(pending, key=lambda p: p.created_at).new_content
+        return max(pending, key=lambda item: item[0])[1]
 
     # --- decisions -----------------------------------------------------------------
-    def resolve(self, proposal_id: str, decision: Decision, comment: str | None = None) -> Status:
+    def resolve(
+        self,
+        proposal_id: str,
+        decision: Decision,
+        comment: str | None = None,
+        hunks: Sequence[int] | None = None,
+    ) -> Status:
         """Accept or reject; returns applied | rejected | stale. Resolving twice changes nothing.
 
-        The applier runs outside the store's lock (it may wait for an editor); a second
-        resolve of the same proposal meanwhile waits for the first and returns its outcome.
+        `hunks` (with "accepted"): the indexes of the hunks to apply, the rest left out
+        (DESIGN §4); ValueError when it names none or unknown ones. The applier runs outside
+        the store's lock (it may wait for an editor); a second resolve of the same proposal
+        meanwhile waits for the first and returns its outcome.
         """
         if decision not in ("accepted", "rejected"):
             raise ValueError(f"decision must be 'accepted' or 'rejected', not {decision!r}")
+        if hunks is not None and decision != "accepted":
+            raise ValueError("hunks go with the decision 'accepted' only")
         with self._cond:
             proposal = self._proposals.get(proposal_id)
             if proposal is None:
                 raise KeyError(f"no proposal with id {proposal_id!r}")
+            chosen = proposal.check_hunks(list(hunks)) if hunks is not None else None
             while proposal_id in self._resolving:
                 self._cond.wait()
             if proposal.status != "pending":
@@ -181,7 +165,13 @@ class ProposalStore:
             self._resolving.add(proposal_id)
         status: Status = "stale"  # if checking or applying blows up, nothing was written
         try:
-            status = "rejected" if decision == "rejected" else self._apply(proposal)
+            if decision == "accepted":
+                proposal.accepted_hunks = chosen
+                status = self._apply(proposal)
+                if status == "applied" and proposal.partial:
+                    proposal.note = proposal.left_out_note()
+            else:
+                status = "rejected"
         finally:
             with self._cond:
                 proposal.comment = comment
@@ -192,12 +182,16 @@ class ProposalStore:
         return status
 
     def _apply(self, proposal: Proposal) -> Status:
-        current = self.workspace.read_bytes(proposal.path)
-        if current == proposal.new_content:  # already applied (e.g. by the editor itself)
-            return "applied"
-        if content_hash(current) != proposal.base_hash:
-            proposal.note = "the file changed since the proposal was made; nothing was written"
-            return "stale"
+        targets = proposal.targets()
+        current = {c.path: self.workspace.read_bytes(c.path) for c in proposal.changes}
+        if all(current[path] == data for path, data in targets.items()):
+            return "applied"  # already in place (e.g. the editor applied it itself)
+        for change in proposal.changes:
+            now = current[change.path]
+            if now != targets[change.path] and content_hash(now) != change.base_hash:
+                which = "the file" if len(proposal.changes) == 1 else change.path
+                proposal.note = f"{which} changed since the proposal was made; nothing was written"
+                return "stale"
         try:
             self.applier(proposal)
         except Exception as exc:

@@ -13,7 +13,7 @@ import logging
 import time
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolOutput
 from agentls.tools.permissions import AUTO_APPROVE_MODES, WRITE, Permission
@@ -49,7 +49,7 @@ class ProposingTool(Tool):
     `filesystemWrite`, and with approval 'ask' its deadline includes the wait for a decision."""
 
     permissions: ClassVar[frozenset[Permission]] = frozenset({WRITE})
-    Output = ProposalOutput
+    Output: ClassVar[type[BaseModel]] = ProposalOutput
     timeout_s = 30.0
 
     def timeout_for(self, input: Any, ctx: ToolContext) -> float:
@@ -149,10 +149,15 @@ def _region(proposal: Proposal, old: bytes | None, new: bytes) -> str:
     """The changed region as the file now reads, when the change is in place (or pending)."""
     if proposal.status not in ("applied", "pending"):
         return ""
+    if proposal.partial:  # what the accepted hunks made of it
+        new = proposal.targets().get(proposal.path) or b""
     return "\n" + changed_region(old, new)
 
 
 def _message(proposal: Proposal, approval: str, waited_out: bool, ctx: ToolContext) -> str:
+    if proposal.status == "applied" and proposal.partial:
+        said = f" The user said: {proposal.comment}." if proposal.comment else ""
+        return f"Applied in part to {proposal.path}. {proposal.note or ''}{said}"
     if proposal.status == "applied":
         return (
             f"Applied: {proposal.path} now contains the change. It is in place: "
