@@ -27,7 +27,7 @@ async def test_a_forbidden_tool_gets_a_permission_error_and_the_run_goes_on(
     assert out.state.status == "completed"
     assert "write_file" not in out.acting()[0].tools and "read_file" in out.acting()[0].tools
     assert (
-        "write_file, edit_file, replace_symbol, insert_symbol, add_docstring, save_memory: it needs "
+        "write_file, edit_file, replace_symbol, insert_symbol, add_docstring, rename_symbol, save_memory: it needs "
         "filesystemWrite"
         in out.acting()[0].messages[0]["content"]
     )

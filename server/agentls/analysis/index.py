@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache, repo_map, symbols
+from agentls.analysis import answers, cache, rename, repo_map, symbols
 from agentls.analysis.build import index_files
 from agentls.analysis.grammar import (
     apply_edits,
@@ -271,6 +271,20 @@ class WorkspaceIndex(IndexTables):
     def find_references_by_name(self, name: str, path: str | None = None, limit: int = 500) -> Resolution:
         with self._lock:
             return answers.references_by_name(self, name, self._rel(path) if path else None, limit)
+
+    def rename(self, path: str, line: int | None, character: int | None, new: str, symbol: str = "") -> rename.RenamePlan:
+        """Every place the binding at the position (or, without one, `symbol` as named in
+        `path`) is named, to become `new` (raises rename.RenameRefused with the reason)."""
+        with self._lock:
+            rel = self._rel(path)
+            if rel is None:
+                raise rename.RenameRefused(f"{path} is not indexed")
+            if line is None or character is None:
+                where = rename.position_of(self, rel, symbol)
+                if where is None:
+                    raise rename.RenameRefused(f"{path} neither defines nor uses {symbol!r}")
+                line, character = where
+            return rename.plan_rename(self, rel, line, character, new)
 
     def hover(self, path: str, line: int, character: int) -> HoverInfo | None:
         with self._lock:

@@ -31,6 +31,7 @@ def test_category_exports_the_tools() -> None:
         "replace_symbol",
         "insert_symbol",
         "add_docstring",
+        "rename_symbol",
     ]
     for tool in TOOLS:
         assert tool.category == "code"
