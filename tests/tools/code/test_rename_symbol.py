@@ -106,3 +106,15 @@ def test_a_name_bound_twice_in_the_scope_is_refused(ws: Path, make_ctx: Any) -> 
 def test_needs_write_permission(ws: Path, make_ctx: Any) -> None:
     result = _call(make_ctx, ctx=make_ctx("read-only", "never"), path="models.py", symbol="Usr", new_name="User")
     assert result.error["type"] == "permission"
+
+
+def test_the_index_follows_an_applied_edit(ws: Path, make_ctx: Any) -> None:
+    # benchmark pattern 15: find_references right after an edit_file rename answered from the
+    # old text ("how: none" for the new name)
+    executor = ToolExecutor(ToolRegistry([*FILESYSTEM_TOOLS, *CODE_TOOLS]))
+    ctx = make_ctx("dev", "auto")
+    assert executor.execute("find_references", {"symbol": "Usr"}, ctx).output["total"] > 0
+    edit = executor.execute("edit_file", {"path": "models.py", "old": "class Usr:", "new": "class User:"}, ctx)
+    assert edit.ok and edit.output["status"] == "applied"
+    found = executor.execute("find_symbol_definition", {"symbol": "User"}, ctx).output
+    assert [loc["path"] for loc in found["locations"]] == ["models.py"]

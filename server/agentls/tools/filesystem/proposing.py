@@ -134,6 +134,8 @@ def propose(
         store.resolve(proposal.id, "accepted")
     elif approval == "ask":
         waited_out = not _wait(store, proposal, ctx)
+    if proposal.status == "applied" and ctx.index is not None:
+        _reindex(ctx, path)
     return ProposalOutput(
         proposal_id=proposal.id,
         path=proposal.path,
@@ -143,6 +145,15 @@ def propose(
         message=(_message(proposal, approval, waited_out, ctx) + note).strip()
         + _region(proposal, old, new),
     )
+
+
+def _reindex(ctx: ToolContext, path: str) -> None:
+    """The run's index sees an applied change at once (find_references right after a rename
+    by edit_file answered from the old text)."""
+    try:
+        ctx.index.update_file(path)  # type: ignore[union-attr]
+    except Exception as exc:  # the index is a help here, never a reason to fail the edit
+        log.warning("re-indexing %s after its change failed: %s", path, exc)
 
 
 def _region(proposal: Proposal, old: bytes | None, new: bytes) -> str:
