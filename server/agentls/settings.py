@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 Mode = Literal["read-only", "dev", "ci", "full"]
 Approval = Literal["ask", "auto", "never"]
 ShellSandbox = Literal["auto", "bubblewrap", "landlock", "none"]
+ToolProtocol = Literal["auto", "native", "json", "text"]
 
 
 class Settings(BaseModel):
@@ -22,6 +23,9 @@ class Settings(BaseModel):
     model: str = "local"
     base_url: str | None = Field(default=None, alias="baseUrl")
     api_key_env: str = Field(default="OPENAI_API_KEY", alias="apiKeyEnv")
+    # How an `openai:` endpoint's tool calls travel (DESIGN §6): auto starts native and
+    # falls back to schema-constrained JSON output, then to calls parsed from the text.
+    tool_protocol: ToolProtocol = Field(default="auto", alias="toolProtocol")
     mode: Mode = "dev"
     approval: Approval = "ask"
     max_steps: int = Field(default=30, alias="maxSteps", ge=1, le=1000)
