@@ -178,3 +178,33 @@ async def test_a_goal_about_code_that_is_not_there_cannot_be_done(run_agent: Run
     assert out.state.status == "failed"
     assert out.state.error and "the goal names compute_tax, which the workspace does not have" in out.state.error
     assert "Not in the workspace: compute_tax" in out.acting()[0].text()
+
+
+async def test_a_rename_with_uses_left_is_not_done_until_they_are_renamed(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    # benchmark pattern 15: the class renamed, its uses in another file not, run "completed"
+    (ws_root / "src" / "models.py").write_text("class Usr:\n    pass\n")
+    (ws_root / "src" / "service.py").write_text("# Usr in a comment\nfrom models import Usr\n\nu = Usr()\n")
+    goal = "Rename the class Usr to User in src/models.py and update every place that uses it."
+    definition_only = act("edit_file", {"path": "src/models.py", "old": "class Usr:", "new": "class User:"})
+    rename = act("rename_symbol", {"path": "src/service.py", "symbol": "Usr", "new_name": "User"})
+    out = await run_agent([plan("t"), definition_only, finish("renamed"), rename, finish("renamed"), plan()],
+                          goal=goal, settings=AUTO)  # fmt: skip
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "Usr is still used (src/service.py line 2, src/service.py line 4)" in nudge
+    assert out.state.status == "completed", out.state.error
+    assert (ws_root / "src" / "service.py").read_text() == "# Usr in a comment\nfrom models import User\n\nu = User()\n"
+
+
+async def test_a_rename_that_leaves_uses_ends_failed(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "src" / "models.py").write_text("class Usr:\n    pass\n")
+    (ws_root / "src" / "service.py").write_text("from models import Usr\n")
+    definition_only = act("edit_file", {"path": "src/models.py", "old": "class Usr:", "new": "class User:"})
+    out = await run_agent([plan("t"), definition_only, finish("renamed"), finish("renamed, really"), plan()],
+                          goal="Rename Usr to User", settings=AUTO)  # fmt: skip
+    assert out.state.status == "failed"
+    assert out.state.error == (
+        "not done: Usr is still used (src/service.py line 1); rename_symbol renames the definition "
+        "and every use at once"
+    )

@@ -145,6 +145,15 @@ class IndexTables:
         nid = t["name_ids"].get(name)
         return inv.get(nid, []) if nid is not None else []
 
+    def name_lines(self, path: str, name: str) -> list[int]:
+        """The 0-based lines where `name` occurs as a code name in `path` (not in strings or
+        comments), one entry per line."""
+        with self._lock:  # type: ignore[attr-defined]
+            table, li = self.ensure_occurrences(path), self.line_index(path)
+            if li is None:
+                return []
+            return sorted({li.line_of(table.start[o]) for o in self.occurrences_of(path, name)})
+
     def defs_by_name(self) -> dict[str, list[tuple[str, int]]]:
         """Module- and class-level definitions by name (for fallbacks and workspace symbols)."""
         if self._defs_by_name is None:

@@ -32,6 +32,12 @@ CHANGE_VERBS = frozenset(
     ["add", "append", "change", "convert", "create", "delete", "edit", "fix", "guard", "implement", "insert", "make", "modify", "move", "refactor", "remove", "rename", "replace", "rewrite", "set", "update", "write", "annotate"]
 )
 MAX_DIFF_CHARS = 3000
+#: "Rename the class Usr to User", "rename calc_total() to compute_total"
+_RENAME = re.compile(
+    r"\brename\s+(?:the\s+)?(?:(?:function|class|method|variable|constant|attribute|field|type)\s+)?"
+    r"[`'\"]?([A-Za-z_]\w*)[`'\"]?(?:\(\))?\s+(?:to|into|as)\s+[`'\"]?([A-Za-z_]\w*)",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z_]+")
 #: "do not change anything", "without changing the tests": verbs that are ruled out.
 _NEGATED = re.compile(r"\b(?:do not|don't|dont|never|without|not)\s+[a-z_]+")
@@ -78,7 +84,25 @@ class DoneCheckComponent(AfterParse):
                 f"the goal names {', '.join(named)}, but this run has changed only "
                 f"{', '.join(sorted(changed))}"
             )
-        return None
+        return self._rename_leftover()
+
+    def _rename_leftover(self) -> str | None:
+        """For "rename X to Y": where X is still used as a name (the definition renamed,
+        its uses not), from the code index and this run's pending changes."""
+        match = _RENAME.search(self.run.goal)
+        if match is None or match.group(1) == match.group(2):
+            return None
+        try:
+            left = _uses(self.run, match.group(1))
+        except Exception:  # the index is a help here; no verdict without it
+            return None
+        if not left:
+            return None
+        where = ", ".join(f"{path} line {line + 1}" for path, line in left[:5])
+        return (
+            f"{match.group(1)} is still used ({where}); rename_symbol renames the definition "
+            "and every use at once"
+        )
 
     def after_parse(self, result: ParsedCall) -> None:
         if result.name != "finish" or self._nudged or self.run.state.pending():
@@ -145,6 +169,25 @@ def _suite_failure(result: Any) -> str | None:
         return None
     names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
     return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
+
+
+def _uses(run: RunContext, name: str) -> list[tuple[str, int]]:
+    """(path, 0-based line) of each place `name` is used as a code name (not in strings or
+    comments): the index for files as they are on disk, the text for pending changes."""
+    from agentls.tools.code.index_access import workspace_index
+
+    index = workspace_index(run.tools)
+    index.refresh()
+    store, word = run.tools.proposals, re.compile(rf"(?<!\w){re.escape(name)}\b")
+    out: list[tuple[str, int]] = []
+    for path in sorted(index.files):
+        pending = store.overlay(run.run_id, path) if store is not None else None
+        if pending is not None:
+            lines = pending.decode("utf-8", "replace").split("\n")
+            out += [(path, i) for i, text in enumerate(lines) if word.search(text.split("#")[0])]
+        elif name in index.words(path):
+            out += [(path, line) for line in index.name_lines(path, name)]
+    return out
 
 
 def _anywhere(run: RunContext, name: str, changed: list[Proposal]) -> bool:
