@@ -44,11 +44,34 @@ def apply_on_disk(edit: dict[str, Any]) -> None:
         if change.get("kind") == "create":
             path_of(change["uri"]).write_bytes(b"")
             continue
+        if change.get("kind") == "delete":
+            path_of(change["uri"]).unlink(missing_ok=True)
+            continue
         path = path_of(change["textDocument"]["uri"])
         data = path.read_bytes()
-        for text_edit in change["edits"]:
+        for text_edit in _last_first(change["edits"]):
             data = apply_text_edit(data, text_edit)
         path.write_bytes(data)
+
+
+def _last_first(edits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edits against one text, applied from the end so earlier ranges stay valid."""
+    start = lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"])  # noqa: E731
+    return sorted(edits, key=start, reverse=True)
+
+
+def apply_hunks_on_disk(proposal: dict[str, Any], indexes: list[int]) -> None:
+    """What an editor does for a per-hunk acceptance: only the chosen hunks' edits."""
+    chosen = [h for h in proposal["hunks"] if h["index"] in indexes]
+    by_uri: dict[str, list[dict[str, Any]]] = {}
+    for hunk in chosen:
+        by_uri.setdefault(hunk["uri"], []).extend(hunk["edits"])
+    apply_on_disk(
+        {"documentChanges": [
+            {"textDocument": {"uri": uri, "version": None}, "edits": edits}
+            for uri, edits in by_uri.items()
+        ]}  # fmt: skip
+    )
 
 
 @dataclass

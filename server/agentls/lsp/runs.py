@@ -4,7 +4,9 @@ actions' command) start, read and stop them here.
 The RunManager holds the ProposalBridge (proposals ↔ editor), the Toolbox (per project:
 registry, executor, ProposalStore) and the ModelCache. Each run is an Agent over its
 project's tools and store, driven by a task on the server's loop; RunReporter turns its
-events into `agent/event` notifications and work-done progress. A run waits (bounded, and
+events into `agent/event` notifications and work-done progress; RunTrace keeps them, with
+its proposals and decisions, in `.agentls/runs/<runId>.json`, which `agent/undo` reads
+(so a run can be undone after a restart). A run waits (bounded, and
 cancellably) for the project's first index before its first turn. Bad requests raise
 `AgentRequestError` (a JSON-RPC -32602 naming the field), also when `start` is called from
 a command. `shutdown()` cancels every run and tool call: their worker threads must not
@@ -23,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from agentls.agent.agent import Agent, EditorContext, RunSettings
+from agentls.agent.agent import Agent, EditorContext, RunEvent, RunSettings
 from agentls.llm.base import ChatModel
 from agentls.lsp.models import ModelCache
 from agentls.lsp.params import AgentRequestError, lsp_range, request_failed
@@ -31,6 +33,8 @@ from agentls.lsp.proposals import ProposalBridge
 from agentls.lsp.run_reporter import RunReporter
 from agentls.lsp.toolbox import Toolbox
 from agentls.tools.permissions import AUTO_APPROVE_MODES, MODES
+from agentls.tools.run_trace import RunTrace, trace_path
+from agentls.tools.undo import UndoError, undo_run
 from agentls.workspace import LineIndex
 
 if TYPE_CHECKING:
@@ -155,6 +159,15 @@ class RunManager:
         model, shared = self.models.get(settings)
         run_id = f"run-{uuid.uuid4().hex[:12]}"
         reporter = RunReporter(self.server, run_id, goal, progress_token)
+        trace = RunTrace(
+            project.root, run_id, goal, tools.proposals, mode=mode,
+            approval=run_settings.approval, model=settings.model, maxSteps=run_settings.max_steps,
+        )  # fmt: skip
+
+        def on_event(event: RunEvent) -> None:
+            trace.event(event.to_dict())
+            reporter.event(event)
+
         agent = Agent(
             workspace=project.workspace,
             model=model,
@@ -163,7 +176,7 @@ class RunManager:
             executor=tools.executor,
             proposals=tools.proposals,
             index=project.index,
-            on_event=reporter.event,
+            on_event=on_event,
             run_id=run_id,
         )
         if run_settings.approval == "auto" and mode in AUTO_APPROVE_MODES:
@@ -223,6 +236,30 @@ class RunManager:
         if run.task is not None and not run.task.done():
             await asyncio.wait({run.task}, timeout=CANCEL_WAIT_S)
         return {"runId": run_id, "status": run.agent.state.status}
+
+    async def undo(self, run_id: str) -> dict[str, Any]:
+        """`agent/undo`: the run's applied edits as one new proposal (from its trace, in the
+        run's folder or any folder of the server); `{proposalId | null, files, skipped}`."""
+        run = self.runs.get(run_id)
+        if run is not None and not run.agent.state.done:
+            message = f"run {run_id} is still running: cancel it or let it end, then undo it"
+            raise AgentRequestError(message, "runId", runId=run_id)
+        projects = [run.project] if run is not None else list(self.server.projects.values())
+        try:
+            project = next(
+                (p for p in projects if trace_path(p.root, run_id).is_file()), None
+            )
+        except ValueError as exc:
+            raise AgentRequestError(str(exc), "runId", runId=run_id) from None
+        if project is None:
+            message = f"unknown run {run_id!r}: no workspace folder has its trace (.agentls/runs)"
+            raise AgentRequestError(message, "runId", runId=run_id)
+        store = self.tools.of(project).proposals
+        try:
+            plan = await asyncio.to_thread(undo_run, store, run_id)
+        except UndoError as exc:
+            raise AgentRequestError(str(exc), "runId", runId=run_id) from None
+        return plan.to_dict()
 
     async def shutdown(self) -> None:
         """Cancel every run and tool call, wait for the runs (bounded), close the models."""

@@ -24,6 +24,7 @@ MODULES = (
     "agent_execute_tool",
     "agent_proposals",
     "agent_resolve_proposal",
+    "agent_undo",
     "agent_shutdown",
 )
 
