@@ -204,4 +204,4 @@ def test_subcommands_register_themselves():
     names = [c.name for c in subcommands()]
     assert {"tools", "tool"} <= set(names) and len(names) == len(set(names))
     args = build_parser().parse_args(["tool", "finish", "--approve", "never"])
-    assert args.run is not None and args.mode == "dev" and args.approve == "never"
+    assert args.run is not None and args.mode is None and args.approve == "never"  # mode: settings

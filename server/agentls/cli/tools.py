@@ -17,8 +17,10 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from agentls.cli import Subcommand
+from agentls.cli.settings_option import SettingsError, add_settings_argument, load_settings
 
 if TYPE_CHECKING:
+    from agentls.settings import Settings
     from agentls.tools.base import ToolContext
 
 MODE_CHOICES = ("read-only", "dev", "ci", "full")
@@ -35,7 +37,7 @@ def _fail(tool: str, message: str) -> int:
     return 1
 
 
-def _context(root: str, mode: str, approval: str) -> ToolContext:
+def _context(root: str, mode: str, approval: str, settings: Settings) -> ToolContext:
     from agentls.tools.base import ToolContext
     from agentls.tools.permissions import PermissionSet
     from agentls.tools.proposals import ProposalStore
@@ -48,6 +50,8 @@ def _context(root: str, mode: str, approval: str) -> ToolContext:
         proposals=ProposalStore(workspace),
         run_id=f"cli-{uuid.uuid4().hex[:8]}",
         approval=approval,  # type: ignore[arg-type]
+        settings=settings,
+        extra={"proposal_timeout_s": settings.proposal_timeout_s},
     )
 
 
@@ -56,16 +60,23 @@ def _add_tools_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the agent/tools JSON")
     parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
     parser.add_argument(
-        "--mode", choices=MODE_CHOICES, default="dev", help="mode to check (default: dev)"
+        "--mode", choices=MODE_CHOICES, default=None, help="mode to check (default: settings, dev)"
     )
+    add_settings_argument(parser)
 
 
 def _run_tools(args: argparse.Namespace) -> int:
     from agentls.tools.registry import default_registry
     from agentls.tools.sandbox import describe_sandbox
 
+    try:
+        settings = load_settings(args.settings)
+    except SettingsError as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return 2
+    mode = args.mode or settings.mode
     registry = default_registry()
-    ctx = _context(args.workspace, args.mode, "never") if os.path.isdir(args.workspace) else None
+    ctx = _context(args.workspace, mode, "never", settings) if os.path.isdir(args.workspace) else None
     schemas = registry.schemas(ctx.permissions if ctx else None, ctx)
     sandbox = describe_sandbox()
     if args.json:
@@ -89,14 +100,15 @@ def _add_tool_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
     parser.add_argument(
-        "--mode", choices=MODE_CHOICES, default="dev", help="permission mode (default: dev)"
+        "--mode", choices=MODE_CHOICES, default=None, help="permission mode (default: settings, dev)"
     )
     parser.add_argument(
         "--approve",
         choices=APPROVAL_CHOICES,
-        default="ask",
-        help="what to do with proposed edits (default: ask)",
+        default=None,
+        help="what to do with proposed edits (default: settings, ask)",
     )
+    add_settings_argument(parser)
 
 
 def _ask(prompt: str) -> str:
@@ -134,6 +146,12 @@ def _run_tool(args: argparse.Namespace) -> int:
         return _fail(args.name, f"--input must be a JSON object, got {type(payload).__name__}")
     if not os.path.isdir(args.workspace):
         return _fail(args.name, f"workspace {args.workspace!r} is not a directory")
+    try:
+        settings = load_settings(args.settings)
+    except SettingsError as exc:
+        return _fail(args.name, str(exc))
+    args.mode = args.mode or settings.mode
+    args.approve = args.approve or settings.approval
 
     from agentls.tools.audit import AuditLog
     from agentls.tools.executor import ToolExecutor
@@ -141,7 +159,7 @@ def _run_tool(args: argparse.Namespace) -> int:
 
     interactive = args.approve == "ask" and args.input != "-" and sys.stdin.isatty()
     approval = "never" if args.approve == "ask" and not interactive else args.approve
-    ctx = _context(args.workspace, args.mode, approval)
+    ctx = _context(args.workspace, args.mode, approval, settings)
     ctx.proposals.add_listener(_proposal_listener(ctx, interactive))
     executor = ToolExecutor(default_registry(), AuditLog.for_workspace(ctx.root))
     result = executor.execute(args.name, payload, ctx)

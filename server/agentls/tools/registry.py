@@ -20,7 +20,7 @@ from agentls.tools.permissions import PermissionSet
 log = logging.getLogger(__name__)
 
 #: Category packages searched by `default_registry`, in listing order.
-CATEGORIES: tuple[str, ...] = ("filesystem", "git", "shell", "code", "knowledge", "system")
+CATEGORIES: tuple[str, ...] = ("filesystem", "git", "shell", "code", "knowledge", "web", "system")
 
 
 class ToolRegistry:
