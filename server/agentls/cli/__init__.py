@@ -19,7 +19,12 @@ from dataclasses import dataclass
 from agentls import __version__
 
 #: Modules that export SUBCOMMANDS, in help order.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("agentls.cli.serve", "agentls.cli.run", "agentls.cli.tools")
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "agentls.cli.serve",
+    "agentls.cli.run",
+    "agentls.cli.tools",
+    "agentls.cli.undo",
+)
 
 
 @dataclass(frozen=True, slots=True)

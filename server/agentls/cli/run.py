@@ -2,8 +2,9 @@
 
 Progress goes to stderr (tasks, tool calls and results, a spinner while the model thinks
 when stderr is a terminal); each proposal is shown as a coloured diff and, with
-`--approve ask` on a terminal, asked about (accept, or reject with a comment that goes back
-to the model); the final summary goes to stdout, or with `--json` one JSON object
+`--approve ask` on a terminal, asked about (accept, hunk by hunk, or reject with a comment
+that goes back to the model: cli/review.py); the run's trace goes to
+`.agentls/runs/<runId>.json` (for `agentls undo`); the final summary goes to stdout, or with `--json` one JSON object
 `{runId, status, summary, tasks, steps, proposals}`. Exit 0 only when the run completed.
 Must not know: the loop's internals (it calls Agent and listens to its events).
 """
@@ -17,6 +18,7 @@ import json
 import os
 import sys
 import threading
+import uuid
 from typing import Any
 
 from agentls.cli import Subcommand
@@ -114,38 +116,14 @@ def _on_event(progress: _Progress) -> Any:
     return handle
 
 
-def _proposal_listener(progress: _Progress, store: Any, interactive: bool) -> Any:
-    def ask(prompt: str) -> str:
-        with progress.lock:
-            sys.stderr.write(prompt)
-            sys.stderr.flush()
-        return sys.stdin.readline().strip()
-
-    def listen(event: dict[str, Any]) -> None:
-        proposal = event["proposal"]
-        if event["action"] == "resolved":
-            progress.line(f"  proposal {proposal['id']} {proposal['status']}")
-            return
-        progress.thinking(False)
-        progress.line(f"  proposal {proposal['id']}: {proposal['title']}")
-        progress.diff(proposal.get("diff", ""))
-        if not interactive:
-            return
-        if ask("Apply this change? [y/N] ").lower() in ("y", "yes"):
-            store.resolve(proposal["id"], "accepted")
-        else:
-            comment = ask("Why not? (optional, Enter to skip) ") or None
-            store.resolve(proposal["id"], "rejected", comment)
-
-    return listen
-
-
 def _run(args: argparse.Namespace) -> int:
     from agentls.agent.agent import Agent, RunSettings
+    from agentls.cli.review import proposal_listener
     from agentls.llm.base import ModelError
     from agentls.llm.factory import make_model
     from agentls.settings import Settings
     from agentls.tools.proposals import ProposalStore
+    from agentls.tools.run_trace import RunTrace
     from agentls.workspace import Workspace
 
     if not os.path.isdir(args.workspace):
@@ -163,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
     progress = _Progress()
     workspace = Workspace(args.workspace)
     store = ProposalStore(workspace)
-    store.add_listener(_proposal_listener(progress, store, interactive))
+    store.add_listener(proposal_listener(progress, store, interactive))
     try:
         model = make_model(
             args.model or defaults.model,
@@ -180,7 +158,16 @@ def _run(args: argparse.Namespace) -> int:
         max_steps=args.max_steps or defaults.max_steps,
         proposal_timeout_s=defaults.proposal_timeout_s,
     )
-    agent = Agent(workspace=workspace, model=model, settings=settings, proposals=store, on_event=_on_event(progress))
+    run_id = f"run-{uuid.uuid4().hex[:12]}"
+    trace = RunTrace(workspace.root, run_id, args.goal, store, mode=mode, approval=settings.approval,
+                     model=args.model or defaults.model, maxSteps=settings.max_steps, recording=args.record)  # fmt: skip
+    show = _on_event(progress)
+
+    def on_event(event: Any) -> None:
+        trace.event(event.to_dict())
+        show(event)
+
+    agent = Agent(workspace=workspace, model=model, settings=settings, proposals=store, on_event=on_event, run_id=run_id)
 
     async def main() -> Any:
         try:
@@ -195,6 +182,8 @@ def _run(args: argparse.Namespace) -> int:
         state = agent.state
     finally:
         progress.thinking(False)
+    trace.close()
+    progress.line(f"agentls: run {run_id}; its trace is {trace.path} (undo: agentls undo {run_id})")
     result = state.to_dict()
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
