@@ -1,6 +1,6 @@
-"""The sandbox: environment scrubbing, process-tree killing on timeout and cancel, output
-caps, and — under bubblewrap — confinement of writes and of the network, and scratch
-copies with an overlay. Every process test runs for real, under both sandbox kinds."""
+"""The sandbox: choosing a backend, environment scrubbing, process-tree killing on timeout
+and cancel, output caps, and scratch copies with an overlay. Every process test runs for
+real, under each sandbox kind (the escape attempts are in tests/tools/sandbox/)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import socket
 import sys
 import threading
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,15 @@ from agentls.tools.permissions import PermissionSet
 from agentls.tools.process_tree import CappedBuffer
 from agentls.tools.sandbox import (
     SandboxConfig,
+    SandboxUnavailable,
     bubblewrap_status,
     describe_sandbox,
+    landlock_status,
     run_process,
     sandbox_for,
     scrubbed_env,
 )
+from agentls.tools.sandbox import config as sandbox_config
 from agentls.workspace import PathOutsideWorkspace, Workspace
 
 # Installed is not enough: bwrap also needs user namespaces (some CI kernels restrict them).
@@ -33,7 +37,14 @@ needs_bwrap = pytest.mark.skipif(
     shutil.which("bwrap") is None or bubblewrap_status()[0] is None,
     reason=f"bubblewrap unusable here: {bubblewrap_status()[1]}",
 )
-KINDS = [pytest.param("bubblewrap", marks=needs_bwrap), "none"]
+needs_landlock = pytest.mark.skipif(
+    not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}"
+)
+KINDS = [
+    pytest.param("bubblewrap", marks=needs_bwrap),
+    pytest.param("landlock", marks=needs_landlock),
+    "none",
+]
 
 
 def sandbox_ctx(root: Path, kind: str = "none", **config: bool) -> ToolContext:
@@ -80,45 +91,52 @@ def pid_alive(pid: int) -> bool:
 @pytest.mark.parametrize(
     ("config", "expected"),
     [
-        (
-            dict(network=False, scratch=False),
-            "bubblewrap (read-only system, writable workspace, no network)",
-        ),
-        (
-            dict(network=True, scratch=False),
-            "bubblewrap (read-only system, writable workspace, network allowed)",
-        ),
-        (
-            dict(network=False, scratch=True),
-            "bubblewrap (read-only system, scratch copy of the workspace, no network)",
-        ),
+        (dict(network=False, scratch=False), "writable workspace, no network)"),
+        (dict(network=True, scratch=False), "writable workspace, network allowed)"),
+        (dict(network=False, scratch=True), "scratch copy of the workspace, no network)"),
     ],
 )
 @needs_bwrap
 def test_describe_bubblewrap(config: dict[str, bool], expected: str) -> None:
-    assert describe_sandbox(SandboxConfig(kind="bubblewrap", **config)) == expected
+    text = describe_sandbox(SandboxConfig(kind="bubblewrap", **config))
+    assert text == f"bubblewrap (chosen; system folders read-only, home hidden, {expected}"
 
 
 @needs_bwrap
-def test_auto_detects_bubblewrap_and_forced_none_says_so() -> None:
+def test_auto_picks_bubblewrap_and_none_says_it_is_unconfined() -> None:
     assert SandboxConfig().kind == "bubblewrap"
-    assert (
-        describe_sandbox(SandboxConfig(kind="none")) == "none: OS sandbox disabled by configuration"
-    )
+    assert describe_sandbox().startswith("bubblewrap (auto;")
+    assert describe_sandbox("none").startswith('none: NO OS sandbox (shellSandbox "none")')
 
 
-def test_without_bwrap_on_path_falls_back_to_none(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap here
+@pytest.fixture
+def no_bwrap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """bwrap hidden from PATH (the probe really runs and finds none)."""
+    monkeypatch.setenv("PATH", str(tmp_path))
     sandbox.bubblewrap_status.cache_clear()
-    try:
-        assert SandboxConfig().kind == "none"
-        assert describe_sandbox().startswith("none: bubblewrap not available (bwrap not found")
-        with pytest.raises(ValueError, match="bubblewrap sandbox requested"):
-            SandboxConfig(kind="bubblewrap")
-    finally:
-        sandbox.bubblewrap_status.cache_clear()
+    yield
+    sandbox.bubblewrap_status.cache_clear()
+
+
+@pytest.mark.skipif(not landlock_status()[0], reason="Landlock unusable here")
+def test_without_bwrap_auto_picks_landlock_and_says_why(no_bwrap: None) -> None:
+    assert SandboxConfig().kind == "landlock"
+    assert describe_sandbox().startswith("landlock (auto: bubblewrap: bwrap not found on PATH;")
+    with pytest.raises(SandboxUnavailable, match="the bubblewrap sandbox does not work here"):
+        SandboxConfig(kind="bubblewrap")
+
+
+def test_with_no_backend_there_is_no_silent_fallback(
+    no_bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Landlock cannot be hidden like a binary: its probe's answer stands in for a kernel
+    # without it (the probe itself is tested for real above).
+    monkeypatch.setattr(sandbox_config, "landlock_status", lambda: (False, "no Landlock here"))
+    with pytest.raises(SandboxUnavailable, match='set "shellSandbox": "none"') as info:
+        SandboxConfig()
+    assert "bwrap not found on PATH" in str(info.value) and "no Landlock here" in str(info.value)
+    assert describe_sandbox().startswith("unavailable: no OS sandbox works here")
+    assert SandboxConfig(kind="none").kind == "none"  # the explicit opt-in still works
 
 
 def test_a_context_without_config_gets_the_detected_sandbox(tmp_path: Path) -> None:
@@ -129,7 +147,7 @@ def test_a_context_without_config_gets_the_detected_sandbox(tmp_path: Path) -> N
 
 
 def test_unknown_kind_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown sandbox kind"):
+    with pytest.raises(SandboxUnavailable, match="unknown shellSandbox 'docker'"):
         SandboxConfig(kind="docker")  # type: ignore[arg-type]
 
 

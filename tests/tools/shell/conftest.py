@@ -1,4 +1,4 @@
-"""Contexts for the shell tools on a temp workspace, under either sandbox kind."""
+"""Contexts for the shell tools on a temp workspace, under each sandbox kind."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from agentls.tools.base import ToolContext
 from agentls.tools.permissions import PermissionSet
-from agentls.tools.sandbox import SandboxConfig, bubblewrap_status
+from agentls.tools.sandbox import SandboxConfig, bubblewrap_status, landlock_status
 from agentls.workspace import Workspace
 
 # Installed is not enough: bwrap also needs user namespaces (some CI kernels restrict them).
@@ -19,11 +19,19 @@ needs_bwrap = pytest.mark.skipif(
     shutil.which("bwrap") is None or bubblewrap_status()[0] is None,
     reason=f"bubblewrap unusable here: {bubblewrap_status()[1]}",
 )
+needs_landlock = pytest.mark.skipif(
+    not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}"
+)
+KINDS = [
+    pytest.param("bubblewrap", marks=needs_bwrap),
+    pytest.param("landlock", marks=needs_landlock),
+    "none",
+]
 
 
-@pytest.fixture(params=[pytest.param("bubblewrap", marks=needs_bwrap), "none"])
+@pytest.fixture(params=KINDS)
 def kind(request: pytest.FixtureRequest) -> str:
-    """Both sandbox kinds: the test runs once under bubblewrap and once without."""
+    """Every sandbox kind: the test runs under bubblewrap, Landlock and without."""
     return str(request.param)
 
 
@@ -37,6 +45,9 @@ def ws(tmp_path: Path) -> Path:
 @pytest.fixture
 def shell_ctx(ws: Path) -> Callable[..., ToolContext]:
     def make(kind: str = "none", mode: str = "full", **kwargs: Any) -> ToolContext:
+        """Approval defaults to auto (commands write the workspace); pass ask/never to
+        get their edits as proposals."""
+        kwargs.setdefault("approval", "auto")
         return ToolContext(
             workspace=kwargs.pop("workspace", None) or Workspace(ws),
             permissions=PermissionSet.for_mode(mode),

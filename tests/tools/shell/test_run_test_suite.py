@@ -81,23 +81,24 @@ def test_pending_proposals_are_tested_without_touching_the_workspace(
 
 
 @pytest.mark.parametrize(
-    ("proposal", "included"),
+    ("proposal", "expected"),
     [
-        (dict(path="a.py", status="pending", new_content="new", run_id="r"), True),
-        (dict(path="a.py", status="pending", new_content=b"new", run_id="r"), True),
-        (dict(path="a.py", status="rejected", new_content="new", run_id="r"), False),
-        (dict(path="a.py", status="applied", new_content="new", run_id="r"), False),
-        (dict(path="a.py", status="pending", new_content="new", run_id="other"), False),
-        (dict(path="a.py", status="pending", new_content=None, run_id="r"), False),
-        (dict(path="../outside.py", status="pending", new_content="x", run_id="r"), False),
+        (dict(path="a.py", status="pending", new="new", run_id="r"), {"a.py": b"new"}),
+        (dict(path="a.py", status="pending", new=b"new", run_id="r"), {"a.py": b"new"}),
+        (dict(path="a.py", status="pending", new=None, run_id="r"), {"a.py": None}),  # deletes
+        (dict(path="a.py", status="rejected", new="new", run_id="r"), {}),
+        (dict(path="a.py", status="applied", new="new", run_id="r"), {}),
+        (dict(path="a.py", status="pending", new="new", run_id="other"), {}),
+        (dict(path="a.py", status="pending", new=42, run_id="r"), {}),
+        (dict(path="../outside.py", status="pending", new="x", run_id="r"), {}),
     ],
 )
 def test_pending_overlay_takes_only_this_runs_pending_proposals(
-    proposal: dict[str, Any], included: bool, shell_ctx: MakeCtx
+    proposal: dict[str, Any], expected: dict[str, bytes | None], shell_ctx: MakeCtx
 ) -> None:
-    store = SimpleNamespace(list=lambda run_id: [SimpleNamespace(**proposal)])
-    overlay = pending_overlay(shell_ctx(proposals=store, run_id="r"))
-    assert overlay == ({"a.py": b"new"} if included else {})
+    change = SimpleNamespace(path=proposal.pop("path"), new=proposal.pop("new"))
+    store = SimpleNamespace(list=lambda run_id: [SimpleNamespace(changes=[change], **proposal)])
+    assert pending_overlay(shell_ctx(proposals=store, run_id="r")) == expected
 
 
 def test_no_store_or_no_run_means_no_overlay(shell_ctx: MakeCtx) -> None:

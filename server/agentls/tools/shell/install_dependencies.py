@@ -2,7 +2,11 @@
 
 The manager is detected from the project's files (or given); the command comes from a
 table and never takes a package name from the model. This is the one shell tool whose
-sandbox allows the network. Must not know: the agent, LSP, how the sandbox confines.
+sandbox allows the network (it needs the `network` permission too). Unless approval is
+`auto` it runs in a scratch copy whose dependency folders (.venv, node_modules) are the
+real ones, writable: what it installs there stays, and changes to the project's own
+files (a lock file) come back as a proposal. Must not know: the agent, LSP, how the
+sandbox confines.
 """
 
 from __future__ import annotations
@@ -16,10 +20,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from agentls.tools.permissions import Permission
-from agentls.tools.sandbox import sandbox_for
-from agentls.tools.shell.execution import TAIL_CHARS, run_checked, working_dir
+from agentls.tools.base import ToolContext, ToolError, ToolInput, ToolOutput
+from agentls.tools.filesystem.proposing import call_timeout
+from agentls.tools.permissions import NETWORK, SHELL
+from agentls.tools.shell.edits import ShellEdits, edits_in_place, in_place_edits, propose_edits
+from agentls.tools.shell.execution import (
+    TAIL_CHARS,
+    ShellTool,
+    run_checked,
+    sandbox_or_refuse,
+    working_dir,
+)
 from agentls.tools.shell.fields import MAX_TIMEOUT_S, TIMEOUT_MARGIN_S
 from agentls.tools.shell.suite_runners import python_for
 
@@ -89,26 +100,30 @@ class InstallDependenciesOutput(ToolOutput):
     duration_ms: int
     network: bool
     sandbox: str
+    edits: ShellEdits = Field(description="What became of the project files the install changed.")
 
 
-class InstallDependencies(Tool):
+class InstallDependencies(ShellTool):
     """Install the project's dependencies from its own manifest files, in the working directory.
 
     pip: `python -m pip install -r requirements.txt` (else `-e .` for pyproject.toml/setup.py),
     using the project's .venv when there is one; npm: `npm ci` with a package-lock.json, else
     `npm install`; go: `go mod download`; cargo: `cargo fetch`. No package names are taken
     as arguments. Unlike the other shell tools this one HAS NETWORK ACCESS; it runs in the
-    same sandbox otherwise (no secrets in the environment; under bubblewrap only the
-    workspace is writable, so install into a virtualenv or node_modules inside it).
+    same sandbox otherwise (no secrets in the environment; only the workspace is
+    writable, so install into a virtualenv or node_modules inside it). Changes to the
+    project's files (a lock file) become a proposal unless approval is 'auto'.
     A failed install is returned with its exit code; the time limit is 600 s.
     """
 
     name = "install_dependencies"
-    category = "shell"
-    permissions = frozenset({Permission.SHELL_EXECUTION})
+    permissions = frozenset({SHELL, NETWORK})
     Input = InstallDependenciesInput
     Output = InstallDependenciesOutput
     timeout_s = INSTALL_TIMEOUT_S + TIMEOUT_MARGIN_S
+
+    def timeout_for(self, input: InstallDependenciesInput, ctx: ToolContext) -> float:
+        return call_timeout(self.timeout_s, ctx)
 
     def execute(
         self, input: InstallDependenciesInput, ctx: ToolContext
@@ -118,8 +133,20 @@ class InstallDependencies(Tool):
         if isinstance(plan, str):
             raise ToolError("runtime", plan, self.name)
         manager, command = plan
-        config = dataclasses.replace(sandbox_for(ctx), network=True)
-        result = run_checked(self.name, command, project, INSTALL_TIMEOUT_S, ctx, config=config)
+        in_place = edits_in_place(ctx)
+        config = dataclasses.replace(
+            sandbox_or_refuse(ctx, self.name), network=True, writable_shared=not in_place
+        )
+        result = run_checked(
+            self.name,
+            command,
+            project,
+            INSTALL_TIMEOUT_S,
+            ctx,
+            config=config,
+            keep_changes=not in_place,
+        )
+        edits = in_place_edits() if in_place else propose_edits(ctx, command, result.changes)
         return InstallDependenciesOutput(
             manager=manager,
             command=command,
@@ -128,4 +155,5 @@ class InstallDependencies(Tool):
             duration_ms=result.duration_ms,
             network=True,
             sandbox=result.sandbox,
+            edits=edits,
         )

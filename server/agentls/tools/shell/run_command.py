@@ -1,4 +1,5 @@
-"""The `run_command` tool: one shell command in the sandbox, its exit code and output.
+"""The `run_command` tool: one shell command in the sandbox, its exit code and output,
+and — unless approval is `auto` — its file changes as one proposal (shell/edits.py).
 
 Must not know: the agent, LSP, how the sandbox confines the process.
 """
@@ -7,9 +8,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from agentls.tools.base import Tool, ToolContext, ToolInput, ToolOutput
-from agentls.tools.permissions import Permission
-from agentls.tools.shell.execution import run_checked, working_dir
+from agentls.tools.base import ToolContext, ToolInput, ToolOutput
+from agentls.tools.filesystem.proposing import call_timeout
+from agentls.tools.shell.edits import ShellEdits, edits_in_place, in_place_edits, propose_edits
+from agentls.tools.shell.execution import ShellTool, run_checked, working_dir
 from agentls.tools.shell.fields import (
     DEFAULT_TIMEOUT_S,
     MAX_TIMEOUT_S,
@@ -17,6 +19,7 @@ from agentls.tools.shell.fields import (
     CommandText,
     PathText,
 )
+from agentls.tools.shell.pending import pending_overlay
 
 
 class RunCommandInput(ToolInput):
@@ -43,32 +46,39 @@ class RunCommandOutput(ToolOutput):
     background_stopped: int = Field(
         description="Processes the command left running in the background, stopped at exit."
     )
-    sandbox: str = Field(description="bubblewrap, or none (no OS confinement).")
+    sandbox: str = Field(description="bubblewrap, landlock, or none (no OS confinement).")
+    edits: ShellEdits = Field(description="What became of the files the command changed.")
 
 
-class RunCommand(Tool):
+class RunCommand(ShellTool):
     """Run a shell command (/bin/sh -c) in the workspace and return its exit code and output.
 
-    The command runs with a scrubbed environment (no secrets), no network, and — where
-    bubblewrap is available — a read-only system where only the workspace is writable.
-    A non-zero exit code is returned, not raised; a timeout kills the whole process tree
-    and is an error carrying the output tail. Background processes do not outlive the call.
+    The command runs in an OS sandbox with a scrubbed environment (no secrets) and no
+    network; it sees the workspace and the system's folders only. Unless approval is
+    'auto' it runs in a scratch copy of the workspace and the files it creates, changes or
+    deletes come back as one proposal for the user to review (`edits` says what became
+    of them). A non-zero exit code is returned, not raised; a timeout kills the whole
+    process tree and is an error carrying the output tail. Background processes do not
+    outlive the call.
     """
 
     name = "run_command"
-    category = "shell"
-    permissions = frozenset({Permission.SHELL_EXECUTION})
     Input = RunCommandInput
     Output = RunCommandOutput
     timeout_s = MAX_TIMEOUT_S + TIMEOUT_MARGIN_S
 
     def timeout_for(self, input: RunCommandInput, ctx: ToolContext) -> float:
-        return (input.timeout_s or DEFAULT_TIMEOUT_S) + TIMEOUT_MARGIN_S
+        return call_timeout((input.timeout_s or DEFAULT_TIMEOUT_S) + TIMEOUT_MARGIN_S, ctx)
 
     def execute(self, input: RunCommandInput, ctx: ToolContext) -> RunCommandOutput:
         cwd = working_dir(ctx, input.cwd, self.name)
         timeout = input.timeout_s or DEFAULT_TIMEOUT_S
-        result = run_checked(self.name, input.command, cwd, timeout, ctx)
+        in_place = edits_in_place(ctx)
+        overlay = None if in_place else pending_overlay(ctx)
+        result = run_checked(
+            self.name, input.command, cwd, timeout, ctx, overlay=overlay, keep_changes=not in_place
+        )
+        edits = in_place_edits() if in_place else propose_edits(ctx, input.command, result.changes)
         return RunCommandOutput(
             exit_code=result.exit_code,
             stdout=result.stdout,
@@ -79,4 +89,5 @@ class RunCommand(Tool):
             duration_ms=result.duration_ms,
             background_stopped=result.leftovers_stopped,
             sandbox=result.sandbox,
+            edits=edits,
         )

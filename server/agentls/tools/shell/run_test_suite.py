@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput, ToolOutput
-from agentls.tools.permissions import Permission
-from agentls.tools.shell.execution import TAIL_CHARS, run_checked
+from agentls.tools.base import ToolContext, ToolError, ToolInput, ToolOutput
+from agentls.tools.shell.edits import edits_in_place
+from agentls.tools.shell.execution import TAIL_CHARS, ShellTool, run_checked
 from agentls.tools.shell.fields import MAX_TIMEOUT_S, TIMEOUT_MARGIN_S, CommandText, PathText
 from agentls.tools.shell.pending import pending_overlay
 from agentls.tools.shell.suite_results import parse_output
@@ -53,20 +53,19 @@ class RunTestSuiteOutput(ToolOutput):
     sandbox: str
 
 
-class RunTestSuite(Tool):
+class RunTestSuite(ShellTool):
     """Run the project's tests and report passed/failed/skipped/error counts and failing tests.
 
     Without `command` the runner is detected from the nearest project files: pytest
     (pytest.ini, pyproject/setup.cfg/tox.ini config, tests/test_*.py), npm test
     (package.json scripts.test), go test (go.mod), cargo test (Cargo.toml), make test.
-    The tests see this run's pending proposals: they run in a scratch copy of the
-    workspace with the proposed changes applied; the real files stay untouched.
+    The tests see this run's pending proposals: unless approval is 'auto' they run in a
+    scratch copy of the workspace with the proposed changes applied, and what they write
+    is discarded; the real files stay untouched.
     Same sandbox as run_command (no network, no secrets); failing tests are not an error.
     """
 
     name = "run_test_suite"
-    category = "shell"
-    permissions = frozenset({Permission.SHELL_EXECUTION})
     Input = RunTestSuiteInput
     Output = RunTestSuiteOutput
     timeout_s = SUITE_TIMEOUT_S + TIMEOUT_MARGIN_S
@@ -94,8 +93,14 @@ class RunTestSuite(Tool):
     def execute(self, input: RunTestSuiteInput, ctx: ToolContext) -> RunTestSuiteOutput:
         plan = self._plan(input, ctx)
         overlay = pending_overlay(ctx)
+        scratch = bool(overlay) or not edits_in_place(ctx)
         result = run_checked(
-            self.name, plan.command, plan.cwd, SUITE_TIMEOUT_S, ctx, overlay=overlay or None
+            self.name,
+            plan.command,
+            plan.cwd,
+            SUITE_TIMEOUT_S,
+            ctx,
+            overlay=overlay if scratch else None,
         )
         output = f"{result.stdout}\n{result.stderr}" if result.stderr else result.stdout
         summary = parse_output(plan.runner, output)
