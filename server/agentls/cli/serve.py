@@ -23,7 +23,7 @@ def _run(args: argparse.Namespace) -> int:
         server.start_tcp(args.host, args.port)
     else:
         server.start_io()
-    return 0
+    return server.exit_code  # 1 when the client sent `exit` without `shutdown` (LSP)
 
 
 SUBCOMMANDS = [Subcommand("serve", "run the language server (stdio by default)", _add, _run)]

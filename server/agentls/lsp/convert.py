@@ -31,10 +31,18 @@ SYMBOL_KINDS: dict[str, lsp.SymbolKind] = {
 
 
 def uri_to_path(uri: str) -> Path | None:
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
+    """The local path of a `file:` URI; None for other schemes, other hosts, relative or
+    NUL-holding paths (which no file can have)."""
+    try:
+        parsed = urlparse(uri)
+    except ValueError:
         return None
-    return Path(unquote(parsed.path))
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        return None
+    path = unquote(parsed.path)
+    if "\x00" in path or not path.startswith("/"):
+        return None
+    return Path(path)
 
 
 def path_to_uri(path: Path) -> str:
@@ -57,12 +65,31 @@ def symbol_kind(kind: str) -> lsp.SymbolKind:
     return SYMBOL_KINDS.get(kind, lsp.SymbolKind.Variable)
 
 
-def document_symbol(node: SymbolNode) -> lsp.DocumentSymbol:
-    return lsp.DocumentSymbol(
-        name=node.name,
-        kind=symbol_kind(node.kind),
-        detail=node.detail or None,
-        range=range_of(*node.range),
-        selection_range=range_of(*node.selection),
-        children=[document_symbol(c) for c in node.children] or None,
-    )
+#: Deeper symbols are listed under their ancestor at this depth: serializers recurse.
+MAX_SYMBOL_DEPTH = 48
+
+
+def document_symbols(nodes: list[SymbolNode]) -> list[lsp.DocumentSymbol]:
+    """The outline as DocumentSymbols, built without recursion. A symbol nested deeper
+    than MAX_SYMBOL_DEPTH is listed, in order, among the children of its ancestor at that
+    depth: the answer keeps every symbol and stays shallow enough to serialize."""
+    roots: list[lsp.DocumentSymbol] = []
+    built: list[tuple[lsp.DocumentSymbol, list[lsp.DocumentSymbol]]] = []
+    stack: list[tuple[SymbolNode, list[lsp.DocumentSymbol], int]] = [(n, roots, 1) for n in reversed(nodes)]
+    while stack:
+        node, into, depth = stack.pop()
+        symbol = lsp.DocumentSymbol(
+            name=node.name,
+            kind=symbol_kind(node.kind),
+            detail=node.detail or None,
+            range=range_of(*node.range),
+            selection_range=range_of(*node.selection),
+        )
+        children: list[lsp.DocumentSymbol] = []
+        into.append(symbol)
+        built.append((symbol, children))
+        below = children if depth <= MAX_SYMBOL_DEPTH else into
+        stack.extend((c, below, min(depth + 1, MAX_SYMBOL_DEPTH + 1)) for c in reversed(node.children))
+    for symbol, children in built:
+        symbol.children = children or None
+    return roots

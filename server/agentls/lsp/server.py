@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import threading
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from agentls import __version__
 from agentls.analysis.index import WorkspaceIndex
 from agentls.lsp.convert import uri_to_path
+from agentls.lsp.framing import Framer, StdinReader, StreamLineReader
 from agentls.lsp.protocol import AgentProtocol
 from agentls.settings import Settings
 from agentls.workspace import PathOutsideWorkspace, Workspace
@@ -39,6 +43,9 @@ class Project:
 
 
 class AgentLanguageServer(LanguageServer):
+    protocol: AgentProtocol
+    exit_code = 0  # of the process: 1 when `exit` came without `shutdown`
+
     def __init__(self) -> None:
         super().__init__(
             "agentls",
@@ -92,6 +99,56 @@ class AgentLanguageServer(LanguageServer):
         if rel not in project.index.files:
             return None
         return project, rel
+
+    # --- transport: our framing (framing.py) in place of pygls' read loop ------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        self._serve(lambda stop: Framer(StdinReader(stdin or sys.stdin.buffer), self.protocol.receive, self.protocol.reject).run(stop))
+
+    def start_tcp(self, host: str, port: int) -> None:
+        async def serve(stop: threading.Event) -> None:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                self.protocol.set_writer(writer)  # type: ignore[arg-type]
+                outcome: BaseException | None = None
+                try:
+                    await Framer(StreamLineReader(reader), self.protocol.receive, self.protocol.reject).run(stop)
+                except SystemExit as exc:  # `exit` ends the server with its code
+                    outcome = exc
+                except Exception:
+                    log.exception("the connection failed; shutting down")
+                if not done.done():
+                    done.set_exception(outcome) if outcome else done.set_result(None)
+
+            server = await asyncio.start_server(connection, host, port)
+            log.info("serving on %s:%s", host, port)
+            async with server:
+                await done
+
+        self._serve(serve)
+
+    def _serve(self, main: Any) -> None:
+        self._stop_event = stop = threading.Event()
+        try:
+            asyncio.run(main(stop))
+        except SystemExit as exc:  # `exit`: pygls 2.1 drops its code, we keep it
+            self.exit_code = exc.code if isinstance(exc.code, int) else 1
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.shutdown()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Internal failures go to the log, never to the user as `window/showMessage`
+        (pygls shows "Error in server: …"); requests are answered with the error."""
+        where = getattr(source, "__name__", source)
+        if isinstance(error, JsonRpcException) and error.code != JsonRpcInternalError.CODE:
+            log.info("request refused (%s): %s", where, error)  # answered to the client already
+        else:
+            log.error("internal error (%s): %s", where, error)
 
     def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from agentls.lsp.convert import document_symbol
+from agentls.lsp.convert import document_symbols as to_lsp
 from agentls.lsp.server import AgentLanguageServer
 
 
@@ -15,4 +15,4 @@ def register(server: AgentLanguageServer) -> None:
         if found is None:
             return None
         project, rel = found
-        return [document_symbol(n) for n in project.index.document_symbols(rel)]
+        return to_lsp(project.index.document_symbols(rel))

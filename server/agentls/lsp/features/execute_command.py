@@ -16,13 +16,13 @@ CANCEL = "agentls.agent.cancel"
 
 def register(server: AgentLanguageServer) -> None:
     @server.command(RUN)
-    async def run(ls: AgentLanguageServer, argument: Any) -> dict[str, Any]:
+    async def run(ls: AgentLanguageServer, argument: Any = None) -> dict[str, Any]:
         from agentls.lsp.features.agent_run import start_from_params
 
         return await start_from_params(ls, argument)
 
     @server.command(CANCEL)
-    async def cancel(ls: AgentLanguageServer, argument: Any) -> dict[str, Any]:
+    async def cancel(ls: AgentLanguageServer, argument: Any = None) -> dict[str, Any]:
         from agentls.lsp.features.agent_cancel import cancel_from_params
 
         return await cancel_from_params(ls, argument)
