@@ -87,8 +87,14 @@ export interface CreateFile {
   uri: string;
   options?: { overwrite?: boolean; ignoreIfExists?: boolean };
 }
+/** The undo of a run deletes the files the run created (after an edit emptying them). */
+export interface DeleteFile {
+  kind: "delete";
+  uri: string;
+  options?: { recursive?: boolean; ignoreIfNotExists?: boolean };
+}
 export interface WorkspaceEditJson {
-  documentChanges?: (TextDocumentEdit | CreateFile)[];
+  documentChanges?: (TextDocumentEdit | CreateFile | DeleteFile)[];
   changes?: Record<string, TextEdit[]>;
 }
 /** DESIGN §4 per-hunk review: each hunk's TextEdits against the same document version. */

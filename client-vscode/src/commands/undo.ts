@@ -1,7 +1,9 @@
 /**
  * Agent: Undo Run — `agent/undo {runId}` turns a run's applied edits into one new proposal
- * (reviewed like any other). A server without it answers MethodNotFound (-32601): that is
- * said plainly.
+ * (reviewed like any other, per hunk too); files changed since are skipped and named. The
+ * server keeps each run's trace on disk, so a run of an earlier session (not in this
+ * window's list) can be undone by its id. A server without agent/undo answers
+ * MethodNotFound (-32601): that is said plainly.
  */
 
 import * as vscode from "vscode";
@@ -17,11 +19,16 @@ export function undoRun(ctx: AgentCtx) {
     let runId = runIdFrom(arg);
     if (!runId) {
       const done = ctx.runs.list().filter((r) => isFinished(r.status));
-      if (done.length === 0) {
-        void vscode.window.showInformationMessage("agentls: no finished run in this window to undo.");
-        return;
-      }
-      runId = (await pickRun(done, "Undo which run's edits?"))?.runId;
+      runId = done.length
+        ? (await pickRun(done, "Undo which run's edits?"))?.runId
+        : (
+            await vscode.window.showInputBox({
+              title: "Agent: Undo Run",
+              prompt: "No finished run in this window: the id of an earlier run (agentls run prints it; see .agentls/runs/)",
+              placeHolder: "run-…",
+              ignoreFocusOut: true,
+            })
+          )?.trim();
       if (!runId) return;
     }
     try {

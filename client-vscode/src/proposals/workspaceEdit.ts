@@ -7,7 +7,7 @@
  * Must not know: VS Code (URIs are strings; documents are {version, text}).
  */
 
-import type { Hunk, ProposalParams, TextDocumentEdit, TextEdit, WorkspaceEditJson } from "../protocol";
+import type { DeleteFile, Hunk, ProposalParams, TextDocumentEdit, TextEdit, WorkspaceEditJson } from "../protocol";
 import { applyTextEdits } from "./textEdits";
 
 export interface FileChange {
@@ -33,7 +33,7 @@ export function splitByFile(edit: WorkspaceEditJson): FileChange[] {
   for (const change of edit.documentChanges ?? []) {
     if ("kind" in change) {
       if (change.kind === "create") entry(change.uri).create = true;
-      continue; // rename/delete are not proposed by the server
+      continue; // a delete follows the edit emptying the file (the undo of a run)
     }
     const file = entry(change.textDocument.uri);
     if (typeof change.textDocument.version === "number") file.version = change.textDocument.version;
@@ -54,8 +54,8 @@ export function hasHunks(proposal: Pick<ProposalParams, "hunks">): boolean {
 
 /**
  * The WorkspaceEdit applying only the chosen hunks: their edits, grouped by document,
- * against the versions of the proposal's own edit (and the create of a new file whose
- * hunk is chosen). Unknown indexes or an empty choice are errors.
+ * against the versions of the proposal's own edit (and the create of a new file, or the
+ * delete of a removed one, whose hunk is chosen). Unknown indexes or an empty choice are errors.
  */
 export function selectHunks(proposal: Pick<ProposalParams, "edit" | "hunks">, indexes: readonly number[]): WorkspaceEditJson {
   const hunks = proposal.hunks ?? [];
@@ -68,6 +68,8 @@ export function selectHunks(proposal: Pick<ProposalParams, "edit" | "hunks">, in
     chosen.push(hunk);
   }
   const files = new Map(splitByFile(proposal.edit).map((f) => [f.uri, f]));
+  const deletes = new Map<string, DeleteFile>();
+  for (const change of proposal.edit.documentChanges ?? []) if ("kind" in change && change.kind === "delete") deletes.set(change.uri, change);
   const documentChanges: NonNullable<WorkspaceEditJson["documentChanges"]> = [];
   const grouped = new Map<string, TextDocumentEdit>();
   for (const hunk of chosen) {
@@ -78,6 +80,8 @@ export function selectHunks(proposal: Pick<ProposalParams, "edit" | "hunks">, in
       doc = { textDocument: { uri: hunk.uri, version: file?.version ?? null }, edits: [] };
       grouped.set(hunk.uri, doc);
       documentChanges.push(doc);
+      const remove = deletes.get(hunk.uri);
+      if (remove) documentChanges.push(remove);
     }
     doc.edits.push(...hunk.edits);
   }

@@ -80,6 +80,26 @@ describe("per-hunk review", () => {
     ]);
   });
 
+  it("keeps the delete of a removed file whose hunk is chosen (the undo of a run)", () => {
+    const removal: WorkspaceEditJson = {
+      documentChanges: [
+        { textDocument: { uri: A, version: null }, edits: [edit(0, 1, "a\n")] },
+        { textDocument: { uri: NEW, version: null }, edits: [edit(0, 1, "")] },
+        { kind: "delete", uri: NEW, options: { ignoreIfNotExists: true } },
+      ],
+    };
+    const undo: Pick<ProposalParams, "edit" | "hunks"> = {
+      edit: removal,
+      hunks: [
+        { index: 0, uri: A, diff: "@@ -1 +1 @@\n-x\n+a\n", edits: [edit(0, 1, "a\n")] },
+        { index: 1, uri: NEW, diff: "@@ -1 +0,0 @@\n-x\n", edits: [edit(0, 1, "")] },
+      ],
+    };
+    assert.deepEqual(selectHunks(undo, [1]).documentChanges, removal.documentChanges?.slice(1));
+    assert.deepEqual(selectHunks(undo, [0]).documentChanges, removal.documentChanges?.slice(0, 1));
+    assert.deepEqual(splitByFile(removal).map((f) => [f.uri, f.edits.length]), [[A, 1], [NEW, 1]]);
+  });
+
   it("refuses an empty choice and unknown hunks", () => {
     assert.throws(() => selectHunks(proposal, []), /no hunk/);
     assert.throws(() => selectHunks(proposal, [7]), /no hunk 7/);
