@@ -148,3 +148,24 @@ async def test_an_agent_runs_once(run_agent: RunAgent) -> None:
     out = await run_agent([plan()])
     with pytest.raises(RuntimeError, match="runs once"):
         await out.agent.run("again")
+
+
+@pytest.mark.parametrize(
+    ("mode", "shell_sandbox", "said"),
+    [("ci", "none", True), ("full", "none", True), ("dev", "none", False), ("ci", "auto", False)],
+)
+async def test_a_run_says_once_that_its_shell_is_unconfined(
+    run_agent: RunAgent, mode: str, shell_sandbox: str, said: bool
+) -> None:
+    """shellSandbox "none" is the user's choice, and every run that may run commands
+    states it once on its progress stream (a status notice, also kept in the trace)."""
+    from agentls.agent.context import RunSettings
+    from agentls.settings import Settings
+
+    source = Settings(shellSandbox=shell_sandbox, mode=mode)  # type: ignore[call-arg]
+    settings = RunSettings.from_settings(source, approval="never")
+    out = await run_agent([plan("Read it"), finish("read"), plan()], settings=settings)
+    notices = [
+        e["notice"] for e in out.of("status") if "WITHOUT an OS sandbox" in str(e.get("notice"))
+    ]
+    assert len(notices) == (1 if said else 0)

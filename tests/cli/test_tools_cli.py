@@ -205,3 +205,33 @@ def test_subcommands_register_themselves():
     assert {"tools", "tool"} <= set(names) and len(names) == len(set(names))
     args = build_parser().parse_args(["tool", "finish", "--approve", "never"])
     assert args.run is not None and args.mode is None and args.approve == "never"  # mode: settings
+
+
+@pytest.mark.parametrize("shell_sandbox", ["bubblewrap", "landlock"])
+def test_the_issue_12_commands_are_confined_from_the_command_line(
+    shell_sandbox: str, ws: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`agentls tool run_command --mode ci`: a write and a read outside the workspace fail,
+    the result names the sandbox, and `agentls tools` says which one is used."""
+    from agentls.tools.sandbox import backend_status
+
+    if not backend_status(shell_sandbox)[0]:
+        pytest.skip(f"{shell_sandbox} unusable here")
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.txt").write_text("TOP-SECRET")
+    settings = json.dumps({"shellSandbox": shell_sandbox})
+    command = json.dumps({"command": f"touch {outside}/pwned; cat {outside}/secret.txt"})
+    proc = agentls(
+        "tool", "run_command", "--mode", "ci", "--input", command, "--settings", settings, cwd=ws
+    )
+    out = _result(proc)["output"]
+    assert (out["sandbox"], out["exit_code"] != 0) == (shell_sandbox, True)
+    assert "TOP-SECRET" not in out["stdout"] and sorted(p.name for p in outside.iterdir()) == [
+        "secret.txt"
+    ]
+    listing = json.loads(agentls("tools", "--json", "--settings", settings, cwd=ws).stdout)
+    assert listing["sandbox"].startswith(f"{shell_sandbox} (chosen;")
+    none = json.loads(
+        agentls("tools", "--json", "--settings", '{"shellSandbox": "none"}', cwd=ws).stdout
+    )
+    assert none["sandbox"].startswith("none: NO OS sandbox")

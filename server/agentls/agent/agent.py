@@ -52,6 +52,7 @@ from agentls.tools.executor import ToolExecutor
 from agentls.tools.permissions import PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
+from agentls.tools.sandbox import unconfined_notice
 from agentls.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -152,6 +153,8 @@ class Agent:
         self._cancel_event = cancel = asyncio.Event()
         self.proposals.add_listener(self._on_proposal)
         self._emit("status", {"status": "running", "goal": goal})
+        if notice := unconfined_notice(self.tool_context):  # said once per run (issue 12)
+            self._emit("status", {"status": "running", "notice": notice})
         outside: BaseException | None = None
         try:
             if self._cancel_requested:

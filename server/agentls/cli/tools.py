@@ -78,7 +78,7 @@ def _run_tools(args: argparse.Namespace) -> int:
     registry = default_registry()
     ctx = _context(args.workspace, mode, "never", settings) if os.path.isdir(args.workspace) else None
     schemas = registry.schemas(ctx.permissions if ctx else None, ctx)
-    sandbox = describe_sandbox()
+    sandbox = describe_sandbox(settings.shell_sandbox)
     if args.json:
         _emit({"tools": schemas, "sandbox": sandbox})
         return 0

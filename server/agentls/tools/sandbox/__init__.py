@@ -17,10 +17,12 @@ from agentls.tools.sandbox.config import (
     SandboxConfig,
     SandboxKind,
     SandboxUnavailable,
+    backend_status,
     describe_sandbox,
     resolve_kind,
     sandbox_for,
     sandbox_status,
+    unconfined_notice,
 )
 from agentls.tools.sandbox.environment import scrubbed_env
 from agentls.tools.sandbox.landlock import landlock_status
@@ -38,6 +40,7 @@ __all__ = [
     "SandboxConfig",
     "SandboxKind",
     "SandboxUnavailable",
+    "backend_status",
     "bubblewrap_status",
     "describe_sandbox",
     "landlock_status",
@@ -46,4 +49,5 @@ __all__ = [
     "sandbox_for",
     "sandbox_status",
     "scrubbed_env",
+    "unconfined_notice",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, get_args
 
+from agentls.tools.permissions import SHELL
 from agentls.tools.sandbox.bubblewrap import bubblewrap_status
 from agentls.tools.sandbox.landlock import landlock_status
 
@@ -122,3 +123,20 @@ def describe_sandbox(config: SandboxConfig | str | None = None) -> str:
     except SandboxUnavailable as exc:
         return f"unavailable: {exc} (shell tools disabled)"
     return config.describe()
+
+
+def unconfined_notice(ctx: ToolContext) -> str | None:
+    """What a run states once (progress stream and trace) when its shell commands would
+    run without an OS sandbox because the user chose `shellSandbox: "none"`."""
+    if SHELL not in ctx.permissions:
+        return None
+    try:
+        config = sandbox_for(ctx)
+    except SandboxUnavailable:
+        return None  # the shell tools are disabled, and say why when listed
+    if config.kind != "none":
+        return None
+    return (
+        'shellSandbox is "none": this run\'s shell commands run WITHOUT an OS sandbox '
+        "(they can read, write and connect wherever agentls can)"
+    )
