@@ -1,9 +1,8 @@
-"""What a small model is spared: the planning turn for a single-step goal, and the tools a
-goal has no use for.
+"""What a small model is spared: the planning turn, and the tools a goal has no use for.
 
 A model that says it is small (`small = True`, as the embedded one does) gets the goal
-itself as its one task when the goal reads as one step (one sentence, no list, no "then"),
-and is offered per turn only the tools of the core categories (reading, searching and
+itself as its one task (the loop skips planning: a small model's plans split a fix into
+read/read/edit tasks whose later ones undid it), and is offered per turn only the tools of the core categories (reading, searching and
 editing files, code navigation and symbol edits) plus any tool a word of the goal names
 (`git`, `commit`, `test`, `memory`, …); `finish` and other non-tool commands always;
 `write_file` only when the goal speaks of a new file or of writing one. Fewer
@@ -24,18 +23,10 @@ CORE_CATEGORIES = frozenset({"filesystem", "code"})
 ONLY_WHEN_ASKED = {"write_file": frozenset({"new", "create", "write"})}
 #: Name parts too generic to say a goal wants that tool.
 _GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit"})
-_MULTI_STEP = re.compile(r"\bthen\b|\bafter that\b|\bfinally\b|(^|\n)\s*(\d+[.)]|[-*])\s", re.IGNORECASE)
 
 
 def is_small(model: Any) -> bool:
     return bool(getattr(model, "small", False))
-
-
-def single_step(goal: str) -> bool:
-    """Whether `goal` reads as one step: short, one sentence, no list or sequence words."""
-    text = goal.strip()
-    sentences = [s for s in re.split(r"[.!?;]\s+(?=[A-Z])", text) if s.strip()]
-    return len(text) <= 400 and len(sentences) <= 1 and not _MULTI_STEP.search(text)
 
 
 def _words(goal: str) -> set[str]:

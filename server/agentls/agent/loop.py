@@ -3,11 +3,13 @@
 1. A planning turn (no tools, `json_schema=TASKS_SCHEMA`) splits the goal into at most
    `max_initial_tasks` tasks; an empty first plan makes the goal itself the one task (a
    goal is never "nothing to do" — small models often answer `[]`). A small model skips
-   this turn for a single-step goal and is offered fewer tools (focus.py).
+   this turn (the goal is its one task: its plans split a fix into read/read/edit tasks
+   and the later ones undid the fix) and is offered fewer tools (focus.py).
 2. The first pending task runs as acting turns (the enabled commands offered as tools,
    exactly one call per turn) until the model calls `finish`: **a task ends with
    `finish`, and its summary becomes the task's result**.
-3. After every task a planning turn is asked for new tasks given that result, "only if
+3. After every task — unless the done check sees the goal's tests now pass (then the
+   pending tasks are skipped and the run ends) — a planning turn is asked for new tasks given that result, "only if
    needed" (`[]` = none; at most `max_initial_tasks`; titles already listed are dropped).
 4. The run completes when no task is pending (its summary: the last task's result) and
    the done check finds nothing missing (builtin/done_check.py: a goal that asks for a
@@ -35,7 +37,7 @@ from agentls.agent.builtin.done_check import DoneCheckComponent
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.execution import available, error_text, run_call, unavailable_lines
-from agentls.agent.focus import focus, is_small, single_step
+from agentls.agent.focus import focus, is_small
 from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed
 from agentls.agent.pipeline import Pipeline
 from agentls.agent.prompts import bullets, render
@@ -77,7 +79,7 @@ class TaskLoop:
     async def execute(self) -> str:
         """Run the tasks to the end; return the run's summary (raises RunStop to stop)."""
         state, settings = self.run.state, self.run.settings
-        skip = is_small(self.model) and single_step(self.run.goal)
+        skip = is_small(self.model)
         self._add_tasks((None if skip else await self._plan(None)) or [self.run.goal])
         summary = ""
         while pending := state.pending():
@@ -92,6 +94,10 @@ class TaskLoop:
             summary = await self._act(task)
             task.result = summary
             self._move(task, "done")
+            if self.done_check is not None and await self.done_check.reached():
+                for rest in state.pending():
+                    self._move(rest, "skipped")  # the goal's tests pass: no more work
+                break
             self._add_tasks(await self._plan(task))
         if self.done_check is not None and (reason := await self.done_check.failure()):
             raise RunFailed(reason)
@@ -169,6 +175,8 @@ class TaskLoop:
         except Exception as exc:  # ModelError, or a provider's own failure
             raise RunFailed(f"model error ({self.model.name}): {exc}") from exc
         self.run.state.add_usage(turn.usage)
+        if turn.notice:  # e.g. the endpoint's tool calls moved to another protocol
+            self.emit("status", {"status": state.status, "phase": phase, "notice": turn.notice})
         return turn
 
     def _bad(self, bad: BadReply) -> None:

@@ -32,6 +32,7 @@ CHANGE_VERBS = frozenset(
     ["add", "append", "change", "convert", "create", "delete", "edit", "fix", "guard", "implement", "insert", "make", "modify", "move", "refactor", "remove", "rename", "replace", "rewrite", "set", "update", "write", "annotate"]
 )
 MAX_DIFF_CHARS = 3000
+_TESTS = re.compile(r"\btests?\b|\bpytest\b", re.IGNORECASE)
 #: "Rename the class Usr to User", "rename calc_total() to compute_total"
 _RENAME = re.compile(
     r"\brename\s+(?:the\s+)?(?:(?:function|class|method|variable|constant|attribute|field|type)\s+)?"
@@ -127,6 +128,19 @@ class DoneCheckComponent(AfterParse):
         if len(text) > MAX_DIFF_CHARS:
             text = text[:MAX_DIFF_CHARS] + "\n…[diff cut]"
         return text
+
+    async def reached(self) -> bool:
+        """Positive evidence that a goal about tests is met: it asks for a change and names
+        tests, the run changed files, nothing is missing, and the workspace's tests now run
+        and pass. The loop then ends the run instead of planning more work (a later task
+        "fixed" a fix that already passed: benchmark pattern 16)."""
+        if not self.wants_change or not _TESTS.search(self.run.goal) or self.tests is None:
+            return False
+        if Permission.SHELL_EXECUTION not in self.run.tools.permissions or self._static_failure():
+            return False
+        result = await self.tests()
+        out = (getattr(result, "output", None) or {}) if getattr(result, "ok", False) else {}
+        return bool(out.get("passed")) and _suite_failure(result) is None
 
     async def failure(self) -> str | None:
         """Why the run must not end `completed`, or None."""
