@@ -12,7 +12,7 @@ import pytest
 
 from agentls.agent.agent import RunSettings
 from agentls.agent.builtin.done_check import asks_for_change
-from agentls.agent.builtin.grounding import named_files
+from agentls.agent.builtin.grounding import named_files, new_files
 
 from .conftest import RunAgent, act, finish, plan
 
@@ -225,3 +225,30 @@ async def test_a_rename_that_leaves_uses_ends_failed(run_agent: RunAgent, ws_roo
         "not done: Usr is still used (src/service.py line 1); rename_symbol renames the definition "
         "and every use at once"
     )
+
+
+@pytest.mark.parametrize(
+    ("goal", "files"),
+    [
+        ("Write a pytest test for add of calc.py in a new file test_calc.py.", ["test_calc.py"]),
+        ("Create tests/test_util.py with one test", ["tests/test_util.py"]),
+        ("Create src/app.py again", []),  # it exists
+        ("Fix the bug in server.py", []),  # no new file asked for: a missing file stays missing
+    ],
+)
+def test_new_files_the_goal_asks_for(goal: str, files: list[str]) -> None:
+    assert new_files(goal, ["src/app.py", "calc.py", "README.md"]) == files
+
+
+async def test_a_goal_asking_for_a_new_file_is_not_done_until_it_exists(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    # benchmark add_test_calc: the model edited the code under test instead of adding the test
+    goal = "Write a pytest test for main of src/app.py in a new file test_app.py."
+    wrong = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 1 + 0"})
+    right = act("write_file", {"path": "test_app.py", "content": "from src.app import main\n\n\ndef test_main():\n    assert main() == 1\n"})
+    out = await run_agent([plan("t"), wrong, finish("done"), right, finish("done"), plan()], goal=goal, settings=AUTO)
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "the goal asks for the new file test_app.py, which this run has not created" in nudge
+    assert out.state.status == "completed", out.state.error
+    assert (ws_root / "test_app.py").exists()

@@ -63,6 +63,7 @@ class RunContext:
     turn: TurnKind = "plan"
     task: Task | None = None
     named_files: list[str] = field(default_factory=list)  # existing files the goal names
+    new_files: list[str] = field(default_factory=list)  # files the goal asks to create
     unknown_names: list[str] = field(default_factory=list)  # code names it names, found nowhere
 
     @property

@@ -79,6 +79,12 @@ class DoneCheckComponent(AfterParse):
         changed = {p.path for p in self.changed()}
         if not changed:
             return "no file has been changed in this run yet"
+        absent = [
+            f for f in self.run.new_files
+            if not any(c == f or c.endswith("/" + f) for c in changed) and not _on_disk(self.run, f)
+        ]  # fmt: skip
+        if absent:
+            return f"the goal asks for the new file {', '.join(absent)}, which this run has not created"
         named = self.run.named_files
         if named and not changed & set(named):
             return (
@@ -183,6 +189,13 @@ def _suite_failure(result: Any) -> str | None:
         return None
     names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
     return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
+
+
+def _on_disk(run: RunContext, path: str) -> bool:
+    try:
+        return run.tools.workspace.resolve(path).is_file()
+    except Exception:  # outside the workspace: not created by this run
+        return False
 
 
 def _uses(run: RunContext, name: str) -> list[tuple[str, int]]:

@@ -57,6 +57,7 @@ class GroundingComponent(MessageProvider):
             if self.run.editor is not None and self.run.editor.path not in self._named:
                 self._named.insert(0, self.run.editor.path)
             self.run.named_files = list(self._named)
+            self.run.new_files = new_files(self.run.goal, paths)
             known: set[str] = set()
             for rel in index.files:
                 known |= index.words(rel)
@@ -127,6 +128,23 @@ def code_names(goal: str) -> list[str]:
     out: list[str] = []
     for _, name in sorted(found):
         if name not in out:
+            out.append(name)
+    return out
+
+
+_NEW_FILE = re.compile(r"\b(?:new|create|creates|creating)\b", re.IGNORECASE)
+_FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|md|txt|json|toml|ya?ml|cfg|ini))\b")
+
+
+def new_files(goal: str, paths: list[str]) -> list[str]:
+    """The files a goal asks to create ("… in a new file test_calc.py"): file names it
+    mentions that no file of the workspace has, when it speaks of a new file."""
+    if not _NEW_FILE.search(goal):
+        return []
+    out: list[str] = []
+    for name in _FILE_NAME.findall(goal):
+        exists = any(p == name or p.endswith("/" + name) for p in paths)
+        if not exists and name not in out:
             out.append(name)
     return out
 
