@@ -44,9 +44,13 @@ def parse_url(raw: str) -> httpx2.URL:
     return url
 
 
+def port_of(url: httpx2.URL) -> int:
+    return url.port or (443 if url.scheme == "https" else 80)
+
+
 def check(url: httpx2.URL, policy: WebPolicy) -> None:
-    userinfo = url.userinfo.decode("ascii", "replace")
-    policy.check_url(str(url), url.scheme, url.raw_host.decode("ascii", "replace"), userinfo)
+    host = url.raw_host.decode("ascii", "replace")
+    policy.check_url(str(url), url.scheme, host, port_of(url), url.userinfo.decode("ascii", "replace"))
 
 
 def _runtime(policy: WebPolicy, message: str) -> ToolError:

@@ -69,10 +69,13 @@ def internal_kind(ip: IPAddress) -> str | None:
     """What makes an address internal ("loopback", "cloud metadata", ...), or None if public."""
     if ip in METADATA:
         return "cloud metadata"
-    for inner in embedded_ipv4(ip):
-        kind = internal_kind(inner)
+    inner = embedded_ipv4(ip)
+    for v4 in inner:
+        kind = internal_kind(v4)
         if kind:
             return f"{kind} (embedded in {ip})"
+    if inner:  # a wrapper (mapped, NAT64, ...) around public addresses: as public as they are
+        return None
     checks = (
         ("loopback", ip.is_loopback),
         ("unspecified", ip.is_unspecified),
@@ -98,21 +101,22 @@ class WebPolicy:
     deny: tuple[str, ...] = ()
     max_bytes: int = 2_000_000
     timeout_s: float = 20.0
-    #: Hosts the user configured (the search endpoint): reachable like an exact webAllow entry.
-    trusted: frozenset[str] = frozenset()
+    #: Origins the user configured (the search endpoint, as host and port): reachable like
+    #: an exact webAllow entry, but on that port only.
+    trusted: frozenset[tuple[str, int]] = frozenset()
     secrets: tuple[str, ...] = field(default=(), repr=False)
     tool: str = ""
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, tool: str = "", trusted: Iterable[str] = ()
+        cls, settings: Settings, tool: str = "", trusted: Iterable[tuple[str, int]] = ()
     ) -> WebPolicy:
         return cls(
             allow=tuple(normalize_host(h) for h in settings.web_allow if h.strip()),
             deny=tuple(normalize_host(h) for h in settings.web_deny if h.strip()),
             max_bytes=settings.web_max_bytes,
             timeout_s=settings.web_timeout_s,
-            trusted=frozenset(normalize_host(h) for h in trusted),
+            trusted=frozenset((normalize_host(h), port) for h, port in trusted),
             secrets=tuple(secret_values(settings)),
             tool=tool,
         )
@@ -123,11 +127,11 @@ class WebPolicy:
     def denied(self, name: str) -> bool:
         return any(fnmatchcase(name, pattern) for pattern in self.deny)
 
-    def named(self, host: str) -> bool:
+    def named(self, host: str, port: int) -> bool:
         """Whether the user named this host exactly (webAllow entry or a configured endpoint)."""
-        return host in self.trusted or host in self.allow
+        return host in self.allow or (host, port) in self.trusted
 
-    def check_url(self, url: str, scheme: str, host: str, userinfo: str) -> None:
+    def check_url(self, url: str, scheme: str, host: str, port: int, userinfo: str) -> None:
         """Refuse a URL before any connection: scheme, credentials, secrets, deny, allow."""
         if scheme.lower() not in SCHEMES:
             raise self.refuse(f"only http and https URLs may be fetched, not {scheme or 'no'} scheme: {url}")
@@ -141,10 +145,10 @@ class WebPolicy:
         name = normalize_host(host)
         if self.denied(name):
             raise self.refuse(f"host {name} matches a webDeny pattern")
-        if self.allow and name not in self.trusted and not any(fnmatchcase(name, p) for p in self.allow):
+        if self.allow and (name, port) not in self.trusted and not any(fnmatchcase(name, p) for p in self.allow):
             raise self.refuse(f"host {name} is not in webAllow ({', '.join(self.allow)})")
 
-    def check_addresses(self, host: str, addresses: Iterable[str]) -> list[str]:
+    def check_addresses(self, host: str, port: int, addresses: Iterable[str]) -> list[str]:
         """The addresses to connect to, all checked; refuses if any one is internal or denied."""
         name = normalize_host(host)
         checked: list[str] = []
@@ -153,7 +157,7 @@ class WebPolicy:
             if self.denied(str(ip)):
                 raise self.refuse(f"host {name} resolves to {ip}, which matches a webDeny pattern")
             kind = internal_kind(ip)
-            if kind and not self.named(name):
+            if kind and not self.named(name, port):
                 raise self.refuse(
                     f"host {name} resolves to {ip}, a {kind} address; internal addresses are "
                     f"reachable only when webAllow names the host"

@@ -53,7 +53,7 @@ class GuardedBackend(httpcore2.NetworkBackend):
             raise httpcore2.ConnectError(f"cannot resolve host {host}: {exc}") from exc
         addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
         try:
-            checked = self.policy.check_addresses(host, addresses)
+            checked = self.policy.check_addresses(host, port, addresses)
         except Exception as exc:
             raise AddressRefused(exc) from exc
         last: Exception | None = None

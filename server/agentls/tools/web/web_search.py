@@ -1,9 +1,9 @@
 """The `web_search` tool: a query to the configured SearxNG-compatible endpoint.
 
 `GET {searchUrl}?q=…&format=json` → `{results: [{title, url, content}]}` becomes
-`{results: [{title, url, snippet}]}` (DESIGN §3). The endpoint's host is the user's own
-choice, so it is reachable like a host `webAllow` names (a local SearxNG on localhost
-works without opening localhost to web_fetch); everything else about the policy applies,
+`{results: [{title, url, snippet}]}` (DESIGN §3). The endpoint is the user's own choice,
+so its origin (host and port) is reachable like a host `webAllow` names (a local SearxNG
+on localhost works without opening localhost to web_fetch); everything else about the policy applies,
 redirects included. Without `searchUrl` the tool is listed as disabled with that reason.
 Must not know: the agent, LSP.
 """
@@ -18,7 +18,7 @@ from pydantic import Field
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.fields import NonBlank
 from agentls.tools.permissions import Permission
-from agentls.tools.web.fetcher import fetch, parse_url
+from agentls.tools.web.fetcher import fetch, parse_url, port_of
 from agentls.tools.web.policy import WebPolicy
 
 NO_ENDPOINT = (
@@ -84,7 +84,7 @@ class WebSearch(Tool):
         endpoint = parse_url(ctx.settings.search_url)
         url = endpoint.copy_merge_params({"q": input.query, "format": "json"})
         policy = WebPolicy.from_settings(
-            ctx.settings, tool=self.name, trusted=[endpoint.raw_host.decode("ascii")]
+            ctx.settings, tool=self.name, trusted=[(endpoint.raw_host.decode("ascii"), port_of(endpoint))]
         )
         answer = fetch(url, policy, accept="application/json", cancel=ctx.cancel)
         where = f"the search endpoint ({answer.url})"
