@@ -134,10 +134,12 @@ def test_default_registry_finds_the_builtin_tools():
         "write_file",
         "edit_file",
         "finish",
+        "web_search",
+        "web_fetch",
     ):
         assert name in registry
     for tool in registry:
-        assert tool.category in ("filesystem", "git", "shell", "code", "knowledge", "system")
+        assert tool.category in ("filesystem", "git", "shell", "code", "knowledge", "web", "system")
 
 
 def test_discovery_skips_missing_and_broken_categories(tmp_path: Path, monkeypatch, caplog):
