@@ -46,6 +46,9 @@ class ModelTurn:
     tool_calls: list[ToolCall] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     raw: dict[str, Any] = field(default_factory=dict)  # the provider's response, for recording
+    #: Something the user should hear once about how the provider talks to its model
+    #: (e.g. an endpoint's tool calls moved to another protocol); the run reports it.
+    notice: str | None = None
 
     def as_message(self) -> Message:
         """The assistant message to append to the history."""
