@@ -5,7 +5,8 @@ text beside a call), `tool_call`, `tool_result`, `proposal` (a proposal of this 
 created or resolved), `error` (a problem the run reports: a bad reply, a tool error, the
 reason it failed), `finished` (the run ended; always the last event), plus `status` (the run
 started; a model turn is starting: `phase` planning | acting, `steps` so far — for spinners
-and progress).
+and progress; or, with a `notice`, something the model's provider says once, such as an
+endpoint's tool calls moving to another protocol).
 `to_dict()` → `{"runId", "kind", **data}`. Must not know: who listens, LSP.
 """
 

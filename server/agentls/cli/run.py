@@ -96,7 +96,9 @@ def _on_event(progress: _Progress) -> Any:
     def handle(event: Any) -> None:
         kind, data = event.kind, event.data
         progress.thinking(False)
-        if kind == "status":  # a model turn is about to start
+        if kind == "status":  # a model turn is about to start, or news about the model
+            if data.get("notice"):
+                progress.line(f"  i {data['notice']}")
             progress.thinking(True)
             return
         if kind == "task":
@@ -148,6 +150,7 @@ def _run(args: argparse.Namespace) -> int:
             base_url=args.base_url or defaults.base_url,
             api_key_env=defaults.api_key_env,
             record=args.record,
+            tool_protocol=defaults.tool_protocol,
         )
     except (ValueError, ModelError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)

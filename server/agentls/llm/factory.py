@@ -1,7 +1,7 @@
 """Model spec string → ChatModel (DESIGN §6).
 
 `openai:<model>` (OpenAI-compatible endpoint; base URL from settings/`--base-url`, key
-from the env var named by `api_key_env`), `local` (the embedded model), `local:<path>`
+from the env var named by `api_key_env`, tool calls by `tool_protocol`), `local` (the embedded model), `local:<path>`
 (a GGUF file of the user's), `replay:<file>` (recorded turns). `record` wraps any of them
 in a Recorder that appends each turn to that file (replayable with `replay:`).
 Constructing a model is cheap and offline: keys, model files and endpoints are checked on
@@ -27,6 +27,7 @@ def make_model(
     base_url: str | None = None,
     api_key_env: str = "OPENAI_API_KEY",
     record: str | None = None,
+    tool_protocol: str = "auto",
 ) -> ChatModel:
     """The model named by `spec`; ValueError for a spec of no known form."""
     kind, sep, rest = spec.strip().partition(":")
@@ -34,7 +35,9 @@ def make_model(
     if kind == "openai" and sep and rest.strip():
         from agentls.llm.openai_provider import OpenAIModel
 
-        model = OpenAIModel(rest.strip(), base_url, api_key_env=api_key_env)
+        model = OpenAIModel(
+            rest.strip(), base_url, api_key_env=api_key_env, tool_protocol=tool_protocol
+        )
     elif kind == "local" and not sep:
         model = _local(None)
     elif kind == "local" and rest.strip():

@@ -1,10 +1,15 @@
 """`openai:<model>`: any OpenAI-compatible endpoint through the official `openai` SDK.
 
-Every turn is one `POST {base}/chat/completions` (DESIGN §6). An acting turn passes
-`tools` with `tool_choice: "auto"` (native function calling; the agent checks that exactly
-one call came back); a planning turn passes no tools and no response format, so that any
+Every turn is one `POST {base}/chat/completions` (DESIGN §6). On the native protocol an
+acting turn passes `tools` with `tool_choice: "auto"` (the agent checks that exactly one
+call came back) and a planning turn passes no tools and no response format, so that any
 compatible server works (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, a recording).
-Streaming (`stream=True`, tool-call deltas assembled by index) or not, per constructor.
+Endpoints whose native tool calling fails get another tool protocol (`tool_protocol`:
+auto | native | json | text; tool_protocol.py): a request shape the endpoint refuses is
+sent again in the next shape within the same turn, and under `auto` a reply with no
+usable call moves the next turn on; a change is reported once through `ModelTurn.notice`.
+Streaming (`stream=True`, tool-call deltas assembled by index) or not, per constructor;
+off by default, and turned off for good when a streamed request fails on the server.
 The API key comes from the environment variable named by `api_key_env`; a custom base URL
 may do without one ("not-needed" is sent). SDK errors become ModelError with the cause.
 Must not know: the agent loop, tools' internals, LSP.
@@ -19,6 +24,13 @@ from typing import Any
 import openai
 
 from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec, Usage
+from agentls.llm.tool_protocol import (
+    ProtocolChooser,
+    protocol_of,
+    read_calls,
+    refuses_shape,
+    request_body,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -41,6 +53,7 @@ class OpenAIModel:
         context_tokens: int = 32_000,
         timeout_s: float = 300.0,
         max_retries: int = 2,
+        tool_protocol: str = "auto",
     ) -> None:
         self.model = model
         self.name = f"openai:{model}"
@@ -53,6 +66,8 @@ class OpenAIModel:
         self._timeout_s = timeout_s
         self._max_retries = max_retries
         self._client: openai.AsyncOpenAI | None = None
+        self.protocol = ProtocolChooser(tool_protocol, f"the endpoint at {self.base_url}")
+        self._notices: list[str] = []
 
     def _api_key(self) -> str:
         key = self._explicit_key or os.environ.get(self.api_key_env, "")
@@ -80,22 +95,60 @@ class OpenAIModel:
         messages: list[Message],
         *,
         tools: list[ToolSpec] | None = None,
-        json_schema: dict[str, Any] | None = None,  # not sent: see the module docstring
+        json_schema: dict[str, Any] | None = None,  # sent only on a json protocol
     ) -> ModelTurn:
         client = self._get_client()
-        request: dict[str, Any] = {"model": self.model, "messages": messages}
-        if tools:
-            request["tools"] = tools
-            request["tool_choice"] = "auto"
-        try:
-            if self.stream:
+        chooser = self.protocol
+        while True:
+            shape = chooser.shape
+            request = request_body(shape, self.model, messages, tools, json_schema)
+            try:
+                turn = await self._send(client, request)
+            except openai.APIStatusError as exc:
+                if not refuses_shape(exc.status_code):
+                    raise self._error(exc) from None
+                reason = f"HTTP {exc.status_code}: {' '.join(_detail(exc).split())[:120]}"
+                if tools and chooser.can_fall_back():
+                    chooser.refused(reason)
+                    continue
+                if not tools and "response_format" in request:  # plan without the schema
+                    json_schema = None
+                    continue
+                raise self._error(exc) from None
+            except openai.OpenAIError as exc:
+                raise self._error(exc) from None
+            if tools:
+                message = turn.raw["choices"][0].get("message") or {}
+                turn.tool_calls = read_calls(message, tools, from_text=chooser.reads_text)
+                offered = {str(t["function"]["name"]) for t in tools}
+                chooser.answered(any(c.name in offered for c in turn.tool_calls))
+                turn.raw["toolProtocol"] = protocol_of(shape)
+                if turn.tool_calls and shape != "native":
+                    turn.content = None  # the content was the call itself
+            turn.notice = "; ".join([*self._notices, chooser.take_notice() or ""]).strip("; ") or None
+            self._notices.clear()
+            return turn
+
+    async def _send(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> ModelTurn:
+        if self.stream:
+            try:
                 return await self._streamed(client, request)
-            response = await client.chat.completions.create(**request)
-            if not hasattr(response, "model_dump"):  # e.g. an HTML page from a proxy
-                raise ModelError(f"the endpoint at {self.base_url} did not answer with JSON")
-            return self._turn(response.model_dump(mode="json", exclude_none=True))
-        except openai.OpenAIError as exc:
-            raise self._error(exc) from None
+            except openai.APIStatusError as exc:
+                if exc.status_code < 500:
+                    raise
+                why = f"HTTP {exc.status_code}"
+            except (openai.APIConnectionError, openai.APITimeoutError):
+                raise
+            except openai.APIError as exc:  # an error event or a broken stream
+                why = str(exc)[:200]
+            self.stream = False
+            self._notices.append(
+                f"the endpoint at {self.base_url}: streaming failed ({why}); streaming off"
+            )
+        response = await client.chat.completions.create(**request)
+        if not hasattr(response, "model_dump"):  # e.g. an HTML page from a proxy
+            raise ModelError(f"the endpoint at {self.base_url} did not answer with JSON")
+        return self._turn(response.model_dump(mode="json", exclude_none=True))
 
     async def _streamed(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> ModelTurn:
         stream = await client.chat.completions.create(

@@ -1,6 +1,7 @@
-"""The models of the server's runs, made from the settings (model, baseUrl, apiKeyEnv).
+"""The models of the server's runs, made from the settings (model, baseUrl, apiKeyEnv,
+toolProtocol).
 
-A model is made once per (spec, baseUrl, apiKeyEnv) and shared by every run that uses it
+A model is made once per (spec, baseUrl, apiKeyEnv, toolProtocol) and shared by every run that uses it
 (an endpoint's client, the embedded model's weights) — except `replay:` recordings, which
 keep their position: each run gets a fresh one and so replays from its first turn. A spec
 that cannot be made becomes an `UnavailableModel` whose first turn raises the ModelError,
@@ -42,17 +43,22 @@ class UnavailableModel:
 
 class ModelCache:
     def __init__(self) -> None:
-        self._models: dict[tuple[str, str | None, str], ChatModel] = {}
+        self._models: dict[tuple[str, str | None, str, str], ChatModel] = {}
 
     def get(self, settings: Settings) -> tuple[ChatModel, bool]:
         """The model for these settings and whether it is shared (else: close it after)."""
         spec = settings.model
-        key = (spec, settings.base_url, settings.api_key_env)
+        key = (spec, settings.base_url, settings.api_key_env, settings.tool_protocol)
         shared = not spec.strip().startswith("replay:")
         if shared and key in self._models:
             return self._models[key], True
         try:
-            model = make_model(spec, base_url=settings.base_url, api_key_env=settings.api_key_env)
+            model = make_model(
+                spec,
+                base_url=settings.base_url,
+                api_key_env=settings.api_key_env,
+                tool_protocol=settings.tool_protocol,
+            )
         except (ValueError, ModelError) as exc:
             return UnavailableModel(spec, str(exc)), False
         if shared:

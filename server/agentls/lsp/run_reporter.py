@@ -88,6 +88,8 @@ class RunReporter:
                 return _short(f"task {index + 1}/{len(self._tasks)}: {title}", _MESSAGE_CHARS)
         elif event.kind == "tool_call":
             return f"step: {data.get('name')}"
+        elif event.kind == "status" and data.get("notice"):  # said once, e.g. a protocol change
+            return _short(str(data["notice"]), _MESSAGE_CHARS)
         elif event.kind == "status" and data.get("phase") == "planning":
             return "planning…"
         return None

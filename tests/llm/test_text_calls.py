@@ -1,0 +1,114 @@
+"""The text fallback's parsers, on replies recorded from real OpenAI-compatible servers.
+
+Each row: where the reply came from, its content, and the call it holds (name and
+arguments) or None. The llama-cpp-python rows were recorded from its server
+(`python -m llama_cpp.server`, llama-cpp-python 0.3.36) serving the embedded
+Qwen2.5-Coder 0.5B GGUF, under the chat format named.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agentls.llm.text_calls import parse_text_call
+
+NAMES = {"read_file", "finish", "list_directory"}
+READ = ("read_file", {"path": "notes.txt"})
+
+CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
+    # llama-cpp-python, chatml-function-calling, tool_choice auto, the run's 24 tools: the
+    # reply issue 11 saw — a call begun and never written. No call (a bad reply).
+    ("llama-cpp-python chatml-function-calling, 24 tools", "functions.read_file:", None),
+    # the same format when the arguments do follow (its prompt asks for `functions.NAME:`)
+    (
+        "llama-cpp-python chatml-function-calling, short prompt",
+        'functions.read_file:\n{"path": "notes.txt"}',
+        READ,
+    ),
+    ("OpenAI function style with to=", 'to=functions.read_file {"path": "notes.txt"}', READ),
+    (
+        "functions.NAME with a fenced object",
+        'functions.read_file:\n```json\n{"path": "notes.txt"}\n```',
+        READ,
+    ),
+    # Qwen2.5's own chat template (GGUF metadata, llama-cpp-python's default format) asks
+    # for Hermes-style tags; servers without a tool parser hand them back as content.
+    (
+        "Qwen/Hermes tags",
+        '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>',
+        READ,
+    ),
+    (
+        "tags with text before and an unclosed tag",
+        'I will read it.\n<tool_call>\n{"name": "finish", "arguments": {"summary": "ok"}}',
+        ("finish", {"summary": "ok"}),
+    ),
+    (
+        "tags naming an unknown tool (kept: the agent tells the model)",
+        '<tool_call>{"name": "cat", "arguments": {"file": "notes.txt"}}</tool_call>',
+        ("cat", {"file": "notes.txt"}),
+    ),
+    # llama-cpp-python chatml-function-calling, response_format json_object + schema
+    # (the json protocol): the schema holds the reply to one call.
+    (
+        "llama-cpp-python json_object with schema",
+        '{ "name": "finish", "arguments": { "summary": "The launch code word is PELICAN." } }',
+        ("finish", {"summary": "The launch code word is PELICAN."}),
+    ),
+    (
+        "bare object in a code fence after prose",
+        'Sure:\n```json\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n```',
+        READ,
+    ),
+    (
+        "Llama-3 style parameters",
+        '{"name": "list_directory", "parameters": {"path": "."}}',
+        ("list_directory", {"path": "."}),
+    ),
+    (
+        "arguments as a JSON string (OpenAI's own wire form)",
+        '{"type": "function", "function": {"name": "read_file", "arguments": "{\\"path\\": \\"notes.txt\\"}"}}',
+        READ,
+    ),
+    ("no arguments at all", '{"name": "finish"}', ("finish", {})),
+    ("a JSON object that is no call", '{"path": "notes.txt", "lines": 2}', None),
+    ("a bare object naming no offered tool", '{"name": "Ada", "arguments": {}}', None),
+    ("prose", "The file says the launch code word is PELICAN.", None),
+    ("empty", "", None),
+    ("none", None, None),
+    ("broken JSON", '{"name": "read_file", "arguments": {"path": ', None),
+]
+
+
+@pytest.mark.parametrize(("source", "text", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_parse_text_call(
+    source: str, text: str | None, expected: tuple[str, dict[str, Any]] | None
+) -> None:
+    call = parse_text_call(text, NAMES)
+    if expected is None:
+        assert call is None
+        return
+    assert call is not None
+    assert (call.name, json.loads(call.arguments)) == expected
+    assert call.id.startswith("call_") and len(call.id) > 8
+
+
+def test_functions_form_with_unparsable_arguments_passes_them_on() -> None:
+    """The agent rejects them with its own message (invalid JSON, at which character)."""
+    call = parse_text_call("functions.read_file: {path: notes.txt}", NAMES)
+    assert call is not None and call.name == "read_file"
+    assert call.arguments == "{path: notes.txt}"
+
+
+def test_first_call_wins_and_ids_differ() -> None:
+    text = (
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>\n'
+        '<tool_call>{"name": "finish", "arguments": {"summary": "b"}}</tool_call>'
+    )
+    first, second = parse_text_call(text, NAMES), parse_text_call(text, NAMES)
+    assert first is not None and second is not None
+    assert first.name == "read_file" and json.loads(first.arguments) == {"path": "a"}
+    assert first.id != second.id
