@@ -34,6 +34,7 @@ from agentls.agent.builtin import (
     GroundingComponent,
     HistoryComponent,
     MemoryComponent,
+    RecipesComponent,
     SystemComponent,
     ToolsComponent,
     WatchdogComponent,
@@ -111,6 +112,7 @@ class Agent:
         run = self.context
         # The built-in components, found by collect_components in this order.
         self.system = SystemComponent(run)
+        self.recipes = RecipesComponent(run)
         self.tools = ToolsComponent(registry, self.executor, self.tool_context)
         self.memory = MemoryComponent(run)
         self.editor_context = EditorContextComponent(run)
