@@ -45,6 +45,9 @@ def bwrap_argv(
     argv = [exe, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     if network:
         argv.append("--share-net")
+    # The private /tmp first: a toolchain under the host's /tmp (a CI checkout's
+    # virtualenv) is then mounted over it, not hidden by it.
+    argv += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", PRIVATE_HOME]
     for folder in view.readable:
         argv += ["--ro-bind", folder, folder]
     for link, target in view.symlinks:
@@ -53,7 +56,6 @@ def bwrap_argv(
         argv += ["--ro-bind", "/dev/null", path]
     for path in view.hidden_dirs:
         argv += ["--tmpfs", path, "--remount-ro", path]
-    argv += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", PRIVATE_HOME]
     resolv = os.path.realpath("/etc/resolv.conf")
     if network and not resolv.startswith("/etc/") and os.path.exists(resolv):
         argv += ["--ro-bind", os.path.dirname(resolv), os.path.dirname(resolv)]  # DNS

@@ -41,6 +41,14 @@ def _under(path: str, folders: set[str] | tuple[str, ...]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
+def _too_wide(folder: str) -> bool:
+    """A PATH entry never shown: the root, a shared temp folder, the home directory or a
+    folder holding it (PATH=$HOME:... must not show the home)."""
+    home = os.path.realpath(os.path.expanduser("~"))
+    shared_tmp = {os.path.realpath(p) for p in ("/tmp", "/var/tmp", "/dev/shm")}
+    return folder == "/" or folder in shared_tmp or _under(home, (folder,))
+
+
 def _toolchain_dirs(path_var: str) -> set[str]:
     """The interpreter agentls runs (its tests may use it) and each PATH folder that
     lies outside the system folders, as real paths (a toolchain root for shims)."""
@@ -50,7 +58,7 @@ def _toolchain_dirs(path_var: str) -> set[str]:
         if not candidate or not os.path.isabs(candidate):
             continue
         real = os.path.realpath(candidate)
-        if not os.path.isdir(real) or real == "/":
+        if not os.path.isdir(real) or _too_wide(real):
             continue
         leaf = os.path.basename(real) in TOOLCHAIN_LEAVES and os.path.dirname(real) != "/"
         if leaf and candidate not in (sys.prefix, sys.base_prefix):
