@@ -22,6 +22,7 @@ from .conftest import RunAgent, finish, plan
         ("Rename Usr to User", "read-only", []),  # may not write
         ("What is the default timeout in config.py?", "read-only", ["answer itself"]),
         ("Change the greeting in hello.py to 'Hi'", "dev", []),
+        ("Read src/shop/pricing.py and finish with a one-line summary of what it does", "read-only", ["answer itself"]),
     ],
 )
 async def test_the_system_prompt_names_the_tool_for_the_goals_kind_of_job(

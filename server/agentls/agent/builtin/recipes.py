@@ -55,7 +55,10 @@ QUESTION = (
     "When you know the answer, call finish with the answer itself in the summary (the "
     "names, values and places you found), not a description of the question."
 )
-_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|where|who|how|why|when|list|explain|describe|tell|summari[sz]e)\b", _ANY)
+_QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:what|which|where|who|how|why|when|list|tell)\b|\b(?:explain|describe|summary|summari[sz]e|report)\b",
+    _ANY,
+)
 
 
 class RecipesComponent(DirectiveProvider):
