@@ -42,8 +42,8 @@ def _readable_without(root: str, hidden: set[str]) -> list[str]:
         return []
     for name in names:
         full = os.path.join(root, name)
-        if full in hidden:
-            continue
+        if full in hidden or os.path.islink(full):
+            continue  # a link is followed by Landlock: its target's own rule decides
         if os.path.isdir(full) and not os.path.islink(full):
             out += _readable_without(full, hidden)
         elif os.path.exists(full):
@@ -75,6 +75,9 @@ def landlock_argv(
     """The launcher's argv up to and including `--`."""
     view = host_view(path_var, exclude=tuple(str(p) for p in (workspace, *writable)))
     read = [*readable_paths(view), *(d for d in KERNEL_DIRS if os.path.isdir(d)), str(workspace)]
+    resolv = os.path.realpath("/etc/resolv.conf")
+    if network and os.path.isfile(resolv):
+        read.append(resolv)  # DNS, e.g. systemd-resolved's file under /run
     spec = {
         "read": read,
         "write": [str(p) for p in (*writable, home)],
