@@ -118,6 +118,8 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
     assert _call(make_ctx, "add_docstring", path="shop.py", symbol="ratio", docstring="Second.").ok
     text = (ws / "shop.py").read_text()
     assert '"""Second."""' in text and "First." not in text
+    prose = "Return a divided by b.\n\nExample:\n    >>> ratio(1, 2)\n    0.5\nreturns a float."
+    assert _call(make_ctx, "add_docstring", path="shop.py", symbol="ratio", docstring=prose).ok
     assert _call(make_ctx, "add_docstring", path="math.ts", symbol="add", docstring="Sum of a and b.").ok
     assert (ws / "math.ts").read_text() == "/**\n * Sum of a and b.\n */\n" + MATH_TS
 
@@ -130,6 +132,9 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
         ("add_docstring", {"symbol": "missing", "docstring": "x"}, "no function, method or class"),
         ("replace_symbol", {"symbol": "Cart", "new": "User"}, "must be the whole new definition"),
         ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
+        # benchmark pattern 11: the function's code pasted into its docstring, 50 times over
+        ("add_docstring", {"symbol": "ratio", "docstring": "Ratio.\ndef ratio(a, b):\n    return a / b"}, "not repeat its code"),
+        ("add_docstring", {"symbol": "ratio", "docstring": "\n".join(["Divide a by b."] * 41)}, "at most 40 lines"),
     ],
 )
 def test_symbol_edit_errors(make_ctx: Any, ws: Path, tool: str, args: dict[str, Any], error: str) -> None:

@@ -7,6 +7,8 @@ Must not know: the editor, LSP, the agent, tree-sitter.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import Field
 
 from agentls.tools.base import ToolContext, ToolError, ToolInput
@@ -18,6 +20,11 @@ class AddDocstringInput(ToolInput):
     path: str = Field(description="File path relative to the workspace root.")
     symbol: str = Field(min_length=1, description="Name of the function, class or method (Class.method).")
     docstring: str = Field(min_length=1, description="The documentation text, without quotes or comment marks.")
+
+
+MAX_LINES = 40
+#: a line of code, not prose: a small model sometimes pastes the function into its docstring
+_CODE = re.compile(r"\s*(?:def|class|async def|function|export|import|return)\b[^.]*[(:{=]|\s*return\s")
 
 
 def _clean(text: str) -> list[str]:
@@ -45,6 +52,14 @@ class AddDocstring(ProposingTool):
         lines = _clean(input.docstring)
         if not any(lines):
             raise ToolError("validation", "the docstring is empty", self.name)
+        if len(lines) > MAX_LINES or any(_CODE.match(line) for line in lines):
+            raise ToolError(
+                "validation",
+                f"refused: the docstring should describe {input.symbol} in a few plain "
+                f"sentences (at most {MAX_LINES} lines, no code), not repeat its code; "
+                "no proposal was made",
+                self.name,
+            )
         if rel.endswith((".py", ".pyi")):
             if span.detail_end < 0 or line_start(data, span.detail_end) <= line_start(data, span.start):
                 raise ToolError(
