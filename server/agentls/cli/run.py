@@ -22,6 +22,7 @@ import uuid
 from typing import Any
 
 from agentls.cli import Subcommand
+from agentls.cli.settings_option import SettingsError, add_settings_argument, load_settings
 
 APPROVALS = ("ask", "auto", "never")
 MODES = ("read-only", "dev", "ci", "full")
@@ -37,6 +38,7 @@ def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-steps", type=int, default=None, help="acting turns at most (default 30)")
     parser.add_argument("--record", default=None, help="append every model turn to FILE (replayable with replay:FILE)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with the result")
+    add_settings_argument(parser)
 
 
 class _Progress:
@@ -123,7 +125,6 @@ def _run(args: argparse.Namespace) -> int:
     from agentls.cli.review import proposal_listener
     from agentls.llm.base import ModelError
     from agentls.llm.factory import make_model
-    from agentls.settings import Settings
     from agentls.tools.proposals import ProposalStore
     from agentls.tools.run_trace import RunTrace
     from agentls.workspace import Workspace
@@ -131,9 +132,13 @@ def _run(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.workspace):
         print(f"agentls: workspace {args.workspace!r} is not a directory", file=sys.stderr)
         return 2
-    defaults = Settings()
-    mode = args.mode or defaults.mode
-    approve = args.approve or defaults.approval
+    try:
+        configured = load_settings(args.settings)  # flags win over it
+    except SettingsError as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return 2
+    mode = args.mode or configured.mode
+    approve = args.approve or configured.approval
     if approve == "auto" and mode not in ("dev", "full"):
         print(f"agentls: --approve auto needs mode dev or full (got {mode}); proposals will wait for a decision", file=sys.stderr)
         approve = "ask"
@@ -146,24 +151,24 @@ def _run(args: argparse.Namespace) -> int:
     store.add_listener(proposal_listener(progress, store, interactive))
     try:
         model = make_model(
-            args.model or defaults.model,
-            base_url=args.base_url or defaults.base_url,
-            api_key_env=defaults.api_key_env,
+            args.model or configured.model,
+            base_url=args.base_url or configured.base_url,
+            api_key_env=configured.api_key_env,
             record=args.record,
-            tool_protocol=defaults.tool_protocol,
+            tool_protocol=configured.tool_protocol,
         )
     except (ValueError, ModelError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return 2
-    settings = RunSettings(
+    settings = RunSettings.from_settings(
+        configured,
         mode=mode,
         approval=approve if interactive or approve != "ask" else "never",
-        max_steps=args.max_steps or defaults.max_steps,
-        proposal_timeout_s=defaults.proposal_timeout_s,
+        max_steps=args.max_steps,
     )
     run_id = f"run-{uuid.uuid4().hex[:12]}"
     trace = RunTrace(workspace.root, run_id, args.goal, store, mode=mode, approval=settings.approval,
-                     model=args.model or defaults.model, maxSteps=settings.max_steps, recording=args.record)  # fmt: skip
+                     model=args.model or configured.model, maxSteps=settings.max_steps, recording=args.record)  # fmt: skip
     show = _on_event(progress)
 
     def on_event(event: Any) -> None:
