@@ -95,8 +95,25 @@ def test_the_refusal_names_the_address_and_the_way_out(web: WebCall, internal_se
 @pytest.mark.parametrize("url", NON_HTTP)
 def test_non_http_schemes_are_refused(web: WebCall, internal_server: InternalServer, url: str) -> None:
     result = web("web_fetch", url=_fill(url, internal_server))
-    assert result.error and result.error["type"] in ("permission", "validation"), result.error
-    assert result.error["type"] == "permission" or "URL" in result.error["message"]
+    assert result.error and result.error["type"] == "permission", result.error
+
+
+#: Spellings the URL parser itself rejects (octal dotted quads, full-width digits, no
+#: scheme): malformed arguments, so `validation` errors — and no connection either.
+MALFORMED = [
+    f"http://0177.0.0.1:{PORT}/",
+    f"http://127.000.000.001:{PORT}/",
+    "http://１２７.０.０.１/",
+    f"//127.0.0.1:{PORT}/",
+    "127.0.0.1",
+    "http://[::1",
+]
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_malformed_spellings_are_validation_errors(web: WebCall, internal_server: InternalServer, url: str) -> None:
+    result = web("web_fetch", url=_fill(url, internal_server))
+    assert result.error and result.error["type"] == "validation" and "URL" in result.error["message"]
 
 
 REDIRECT_TARGETS = [
