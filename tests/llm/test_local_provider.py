@@ -241,8 +241,8 @@ async def test_aclose_drops_the_model(tmp_path: Path) -> None:
     assert len(fake.init_kwargs) == 2
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("", 1), ("2", 2), (" 4 ", 4)])
-def test_threads_from_env(raw: str, expected: int) -> None:
+@pytest.mark.parametrize(("raw", "expected"), [("", None), ("auto", None), ("2", 2), (" 4 ", 4)])
+def test_threads_from_env(raw: str, expected: int | None) -> None:
     assert threads_from_env({"AGENTLS_LOCAL_THREADS": raw}) == expected
 
 

@@ -10,7 +10,8 @@ the agent treats as a bad reply.
 Lifecycle: nothing is loaded at import or construction; the first `complete` assembles
 and verifies the model file (model_files.py) and loads one `Llama` object, kept for the
 model's life so the prompt prefix is reused between turns. Calls are serialized (one
-context). Threads: 1 by default (`AGENTLS_LOCAL_THREADS`), `OMP_WAIT_POLICY=PASSIVE`.
+context). Threads: per turn, the cores other processes leave free (threads.py; a number in
+`AGENTLS_LOCAL_THREADS` fixes it), `OMP_WAIT_POLICY=PASSIVE`.
 Cancellation: generation runs in a worker thread; cancelling the awaiting task returns at
 once and the thread stops at the next generated token (prompt evaluation itself cannot be
 interrupted, so the thread may finish that first, in the background, holding the model).
@@ -34,6 +35,7 @@ from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec,
 from agentls.llm.local import gbnf, model_files
 from agentls.llm.local.grammar import SchemaError, required_only, turn_schema
 from agentls.llm.local.prompt import to_local_messages
+from agentls.llm.local.threads import CoreShare
 
 THREADS_ENV = "AGENTLS_LOCAL_THREADS"
 #: Tokens kept for the tool list prompt.py adds to the system message (~820 for the
@@ -42,12 +44,13 @@ TOOLS_RESERVE = 1024
 INSTALL_HINT = "the local model needs llama-cpp-python: pip install 'agentls[local]'"
 
 
-def threads_from_env(env: dict[str, str] | os._Environ[str] = os.environ) -> int:
+def threads_from_env(env: dict[str, str] | os._Environ[str] = os.environ) -> int | None:
+    """The fixed thread count, or None for `auto` (the default: threads.CoreShare)."""
     raw = env.get(THREADS_ENV, "").strip()
-    if not raw:
-        return 1
+    if not raw or raw.lower() == "auto":
+        return None
     if not raw.isdigit() or int(raw) < 1:
-        raise ValueError(f"{THREADS_ENV} must be a positive integer, got {raw!r}")
+        raise ValueError(f"{THREADS_ENV} must be a positive integer or 'auto', got {raw!r}")
     return int(raw)
 
 
@@ -101,6 +104,9 @@ class LocalModel:
         self._known = model
         self.name = f"local:{self._path}" if self._path else "local"
         self.n_threads = n_threads if n_threads is not None else threads_from_env()
+        #: None: a fixed count; else the cores other processes leave free, per turn
+        self._share = CoreShare() if self.n_threads is None else None
+        self._threads = self.n_threads or self._share.threads  # type: ignore[union-attr]  # the context's now
         self.n_ctx = n_ctx
         self.max_tokens = max_tokens
         # the history's share: the window less the reply and the tool list added to the prompt
@@ -130,8 +136,8 @@ class LocalModel:
                 self._llama = self._factory(
                     model_path=str(path),
                     n_ctx=self.n_ctx,
-                    n_threads=self.n_threads,
-                    n_threads_batch=self.n_threads,
+                    n_threads=self._threads,
+                    n_threads_batch=self._threads,
                     seed=self.seed,
                     verbose=False,
                 )
@@ -140,6 +146,21 @@ class LocalModel:
             except Exception as exc:  # llama.cpp reports a bad file as ValueError/RuntimeError
                 raise ModelError(f"cannot load the local model {path}: {exc}") from None
         return self._llama
+
+    def _set_threads(self, llama: Any) -> None:
+        """Follow the machine's free cores (auto threads); a fixed count never changes."""
+        if self._share is None:
+            return
+        wanted = self._share.next_threads()
+        set_threads = getattr(getattr(llama, "_ctx", None), "set_n_threads", None)
+        if wanted != self._threads and set_threads is not None:
+            set_threads(wanted, wanted)
+            self._threads = wanted
+
+    @property
+    def threads(self) -> int:
+        """The threads the last turn ran with."""
+        return self._threads
 
     def _grammar(self, schema: dict[str, Any], llama: Any) -> Any:
         key = json.dumps(schema, sort_keys=True)
@@ -158,6 +179,7 @@ class LocalModel:
             if stop.is_set():
                 return "", "cancelled", Usage()
             llama = self._loaded()
+            self._set_threads(llama)
             grammar = self._grammar(schema, llama) if schema is not None else None
             text, finish, pieces = [], None, 0
             try:
