@@ -92,7 +92,7 @@ def secret_values(settings: Settings, environ: dict[str, str] | None = None) -> 
     """Values that must never leave: secret-named variables and the model's key variable."""
     env = os.environ if environ is None else environ
     names = {n for n in env if SECRET_NAME.search(n)} | {settings.api_key_env}
-    return sorted({v for n in names if len(v := env.get(n, "")) >= _MIN_SECRET_LEN}, key=len)
+    return sorted({v for n in names if len(v := env.get(n, "")) >= _MIN_SECRET_LEN})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ every hop). Must not know: the tools, HTML.
 from __future__ import annotations
 
 import socket
+import ssl
 from collections.abc import Iterable
+from functools import cache
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
@@ -74,13 +76,19 @@ class GuardedBackend(httpcore2.NetworkBackend):
         self.inner.sleep(seconds)
 
 
+@cache
+def ssl_context() -> ssl.SSLContext:
+    """One verifying context per process: loading the CA store takes ~60 ms here."""
+    return httpx2.create_ssl_context(trust_env=False)
+
+
 class GuardedTransport(httpx2.HTTPTransport):
     """httpx2's transport with its connection pool built on a GuardedBackend."""
 
     def __init__(self, policy: WebPolicy) -> None:
-        super().__init__(trust_env=False)
+        super().__init__(verify=ssl_context(), trust_env=False)
         self._pool = httpcore2.ConnectionPool(
-            ssl_context=httpx2.create_ssl_context(trust_env=False),
+            ssl_context=ssl_context(),
             max_connections=4,
             network_backend=GuardedBackend(policy),
         )

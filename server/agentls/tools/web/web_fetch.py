@@ -30,7 +30,7 @@ Url = Annotated[NonBlank, Field(max_length=8192), AfterValidator(_valid_url)]
 class WebFetchInput(ToolInput):
     url: Url = Field(description="The http:// or https:// address of the page.")
     max_chars: int = Field(
-        default=20_000, ge=100, le=500_000, description="Cut the text at this many characters."
+        default=10_000, ge=100, le=500_000, description="Cut the text at this many characters."
     )
 
 
