@@ -35,7 +35,7 @@ def test_category_exports_the_tools() -> None:
     ]
     for tool in TOOLS:
         assert tool.category == "code"
-        edits = tool.name in ("replace_symbol", "insert_symbol", "add_docstring")
+        edits = tool.name in ("replace_symbol", "insert_symbol", "add_docstring", "rename_symbol")
         flag = Permission.FILESYSTEM_WRITE if edits else Permission.FILESYSTEM_READ
         assert tool.permissions == frozenset({flag})
         assert tool.schema()["description"]

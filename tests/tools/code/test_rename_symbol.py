@@ -1,5 +1,5 @@
 """rename_symbol: the definition and every resolved use renamed across files (one proposal
-per file), strings/comments and unrelated same-name bindings left alone, and every unsafe
+changing every file), strings/comments and unrelated same-name bindings left alone, and every unsafe
 rename refused with the reason and nothing changed."""
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def test_a_class_is_renamed_in_every_file_that_uses_it(ws: Path, make_ctx: Any) 
     assert result.ok, result.error
     out = result.output
     assert out["occurrences"] == 4
-    assert [f["path"] for f in out["files"]] == ["models.py", "service.py"]
-    assert {f["status"] for f in out["files"]} == {"applied"}
-    assert "Renamed Usr to User: 4 places in 2 files" in out["message"]
+    assert out["files"] == ["models.py", "service.py"] and out["status"] == "applied"
+    assert "Renamed Usr to User: 4 places in 2 files — models.py (1), service.py (3). Applied" in out["message"]
+    assert "-from models import Usr\n+from models import User" in out["diff"]
     assert (ws / "models.py").read_text() == "class User:\n    def display(self):\n        return 'Usr'\n"
     assert (ws / "service.py").read_text() == (
         "import models\nfrom models import User\n\n\ndef make(rows):\n"
@@ -65,9 +65,11 @@ def test_with_approval_never_the_files_stay_and_the_proposals_wait(ws: Path, mak
     ctx = make_ctx("dev", "never")
     result = _call(make_ctx, ctx=ctx, path="models.py", symbol="Usr", new_name="User")
     assert result.ok, result.error
-    assert {f["status"] for f in result.output["files"]} == {"pending"}
+    assert result.output["status"] == "pending"
     assert (ws / "models.py").read_text() == FILES["models.py"]
-    assert len(ctx.proposals.list()) == 2
+    [proposal] = ctx.proposals.list()  # one proposal for the whole rename
+    assert [c.path for c in proposal.changes] == ["models.py", "service.py"]
+    assert proposal.title == "Rename Usr to User"
     # the pending change is what the agent now sees; a second rename over it is refused
     again = _call(make_ctx, ctx=ctx, path="models.py", symbol="Usr", new_name="Person")
     assert not again.ok and "has changes the code index has not seen" in again.error["message"]

@@ -76,7 +76,7 @@ class DoneCheckComponent(AfterParse):
         """What a change goal still lacks: any change, or a change to the files it names."""
         if not self.wants_change:
             return None
-        changed = {p.path for p in self.changed()}
+        changed = {c.path for p in self.changed() for c in p.changes}
         if not changed:
             return "no file has been changed in this run yet"
         absent = [
@@ -172,7 +172,7 @@ class DoneCheckComponent(AfterParse):
                 f"not done: the goal names {', '.join(absent)}, which the workspace does not "
                 "have (before or after this run)"
             )
-        broken = [p.path for p in changed if _breaks(self.run, p)]
+        broken = sorted({c.path for p in changed for c in p.changes if c.new is not None and _breaks(self.run, c.path)})
         if broken:
             return "not done: the change leaves files that no longer parse: " + ", ".join(broken)
         return None
@@ -220,28 +220,28 @@ def _uses(run: RunContext, name: str) -> list[tuple[str, int]]:
 def _anywhere(run: RunContext, name: str, changed: list[Proposal]) -> bool:
     """Whether a name the workspace lacked at the start is in a file this run changed."""
     word = re.compile(rf"\b{re.escape(name)}\b")
-    for proposal in changed:
-        store = run.tools.proposals
-        data = store.overlay(run.run_id, proposal.path) if store is not None else None
+    store = run.tools.proposals
+    for path in {c.path for p in changed for c in p.changes}:
+        data = store.overlay(run.run_id, path) if store is not None else None
         if data is None:
-            data = run.tools.workspace.read_bytes(proposal.path) or b""
+            data = run.tools.workspace.read_bytes(path) or b""
         if word.search(data.decode("utf-8", "replace")):
             return True
     return False
 
 
-def _breaks(run: RunContext, proposal: Proposal) -> bool:
+def _breaks(run: RunContext, path: str) -> bool:
     """Whether the file as the run leaves it has syntax errors (a final safety net: edits
     that add syntax errors are already refused when proposed)."""
     from agentls.analysis.syntax import syntax_errors
 
     store = run.tools.proposals
-    data = store.overlay(run.run_id, proposal.path) if store is not None else None
+    data = store.overlay(run.run_id, path) if store is not None else None
     if data is None:
-        data = run.tools.workspace.read_bytes(proposal.path)
+        data = run.tools.workspace.read_bytes(path)
     if data is None:
         return False
     try:
-        return bool(syntax_errors(proposal.path, data))
+        return bool(syntax_errors(path, data))
     except Exception:  # a checker bug must not fail a run
         return False

@@ -1,5 +1,5 @@
 """The `rename_symbol` tool: rename a function, class, method or variable and every place
-that uses it, across files, from the index's references (one proposal per changed file;
+that uses it, across files, from the index's references (one proposal changing every file;
 never writes by itself).
 
 Only names the index resolves are renamed (the same references the editor's "find
@@ -10,13 +10,15 @@ Must not know: the editor, LSP, the agent, tree-sitter.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from agentls.analysis.rename import RenameRefused, renamed
 from agentls.tools.base import ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.code.index_access import analysed_file
 from agentls.tools.filesystem.content import current_content, target
-from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
+from agentls.tools.filesystem.proposing import ProposingTool, check_syntax, submit
 
 MAX_FILES = 200
 
@@ -32,7 +34,11 @@ class RenameSymbolOutput(ToolOutput):
     symbol: str
     new_name: str
     occurrences: int
-    files: list[ProposalOutput]
+    proposal_id: str
+    path: str = Field(description="The first file changed (all of them in `files`).")
+    files: list[str]
+    status: Literal["pending", "applied", "rejected", "stale"]
+    diff: str
     message: str
 
 
@@ -81,20 +87,33 @@ class RenameSymbol(ProposingTool):
                     path=path,
                 )
             changes.append((prel, current.data, renamed(current.data, ranges, new_name)))
-        files = [propose(ctx, self.name, prel, old, new) for prel, old, new in changes]
-        for out in files:
-            if out.status == "applied":
-                index.update_file(out.path)
-        where = ", ".join(f"{f.path} ({len(plan.sites[f.path])})" for f in files)
-        states = {f.status for f in files}
-        done = "applied, in place" if states == {"applied"} else "/".join(sorted(states))
+        for prel, old, new in changes:
+            check_syntax(self.name, prel, old, new)
+        title = f"Rename {plan.old} to {new_name}"
+        proposal, _approval, _waited, note = submit(
+            ctx,
+            lambda store: store.propose_changes(
+                [store.change(p, old, new) for p, old, new in changes], run_id=ctx.run_id, title=title
+            ),
+        )
+        where = ", ".join(f"{p} ({len(plan.sites[p])})" for p, _, _ in changes)
+        said = f" The user said: {proposal.comment}." if proposal.comment else ""
+        outcome = {
+            "applied": "Applied, in place: do not rename it again.",
+            "pending": "Pending the user's review; your reads show it as if applied. Do not rename it again.",
+            "rejected": f"The user rejected it.{said}",
+            "stale": f"Not applied (stale): {proposal.note or 'a file changed meanwhile'}.",
+        }[proposal.status]
+        if proposal.status == "applied" and proposal.partial:
+            outcome = f"Applied in part. {proposal.note or ''}{said}"
         return RenameSymbolOutput(
             symbol=plan.old,
             new_name=new_name,
             occurrences=plan.count,
-            files=files,
-            message=(
-                f"Renamed {plan.old} to {new_name}: {plan.count} places in {len(files)} files — "
-                f"{where}; {done}. Do not rename it again."
-            ),
+            proposal_id=proposal.id,
+            path=proposal.path,
+            files=[p for p, _, _ in changes],
+            status=proposal.status,
+            diff=proposal.diff,
+            message=f"Renamed {plan.old} to {new_name}: {plan.count} places in {len(changes)} files — {where}. {outcome}{note}".strip(),
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -123,8 +124,27 @@ def propose(
 ) -> ProposalOutput:
     """Create the proposal for `path` (old=None: a new file) and follow ctx.approval."""
     check_syntax(tool, path, old, new)
+    proposal, approval, waited_out, note = submit(
+        ctx, lambda store: store.propose(path, old, new, run_id=ctx.run_id), note
+    )
+    return ProposalOutput(
+        proposal_id=proposal.id,
+        path=proposal.path,
+        status=proposal.status,
+        diff=proposal.diff,
+        comment=proposal.comment,
+        message=(_message(proposal, approval, waited_out, ctx) + note).strip()
+        + _region(proposal, old, new),
+    )
+
+
+def submit(
+    ctx: ToolContext, make: Callable[[ProposalStore], Proposal], note: str = ""
+) -> tuple[Proposal, str, bool, str]:
+    """Add the proposal `make` builds and follow ctx.approval: (the proposal, the approval
+    followed, whether the wait for a decision ran out, the note for the model)."""
     store = _store(ctx)
-    proposal = store.propose(path, old, new, run_id=ctx.run_id)
+    proposal = make(store)
     approval = ctx.approval
     if approval == "auto" and ctx.permissions.mode not in AUTO_APPROVE_MODES:
         note += f" Approval 'auto' is not allowed in mode {ctx.permissions.mode!r}; asking instead."
@@ -135,16 +155,9 @@ def propose(
     elif approval == "ask":
         waited_out = not _wait(store, proposal, ctx)
     if proposal.status == "applied" and ctx.index is not None:
-        _reindex(ctx, path)
-    return ProposalOutput(
-        proposal_id=proposal.id,
-        path=proposal.path,
-        status=proposal.status,
-        diff=proposal.diff,
-        comment=proposal.comment,
-        message=(_message(proposal, approval, waited_out, ctx) + note).strip()
-        + _region(proposal, old, new),
-    )
+        for change in proposal.changes:
+            _reindex(ctx, change.path)
+    return proposal, approval, waited_out, note
 
 
 def _reindex(ctx: ToolContext, path: str) -> None:
