@@ -62,7 +62,7 @@ def _confined_argv(
     source: Path,
     shared: list[str],
     cwd: Path,
-    home: Path,
+    home: str,
 ) -> list[str]:
     path_var = os.environ.get("PATH", os.defpath)
     if config.kind == "bubblewrap":
@@ -74,7 +74,7 @@ def _confined_argv(
     writable = [source]
     if config.writable_shared:
         writable += [root / rel for rel in shared if rel != ".git"]
-    return landlock_argv(root, writable, home, network=config.network, path_var=path_var)
+    return landlock_argv(root, writable, Path(home), network=config.network, path_var=path_var)
 
 
 def run_process(
@@ -103,8 +103,9 @@ def run_process(
     if not argv:
         raise ValueError("empty command")
     use_scratch = config.scratch or overlay is not None or keep_changes
-    confined = config.kind != "none"
-    home = Path(tempfile.mkdtemp(prefix="agentls-home-")).resolve() if confined else None
+    # Landlock's private HOME is a host folder; bubblewrap's lives on its private /tmp.
+    landlock = config.kind == "landlock"
+    home = Path(tempfile.mkdtemp(prefix="agentls-home-")).resolve() if landlock else None
     scratch = None
     found: Changes | None = None
     try:
@@ -114,12 +115,12 @@ def run_process(
             source, shared = scratch.copy, scratch.shared
             if config.kind != "bubblewrap":
                 run_cwd = source / real_cwd.relative_to(root)
-        if home is not None:
-            inner_home = PRIVATE_HOME if config.kind == "bubblewrap" else str(home)
-            env = scrubbed_env(network=config.network, private_home=inner_home)
-            argv = [*_confined_argv(config, root, source, shared, real_cwd, home), *argv]
-        else:
+        if config.kind == "none":
             env = scrubbed_env(network=config.network)
+        else:
+            private_home = str(home) if home is not None else PRIVATE_HOME
+            env = scrubbed_env(network=config.network, private_home=private_home)
+            argv = [*_confined_argv(config, root, source, shared, real_cwd, private_home), *argv]
         outcome = run_tree(argv, run_cwd, env, timeout_s, ctx.cancel, output_cap_bytes)
         if keep_changes and scratch is not None and not (outcome.timed_out or outcome.cancelled):
             found = changes(root, scratch.copy, overlay or {})
