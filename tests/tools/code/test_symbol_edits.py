@@ -148,3 +148,25 @@ def test_a_body_written_without_indentation_is_put_under_its_def(make_ctx: Any, 
     result = _call(make_ctx, "insert_symbol", path="shop.py", new=" def subtract(a, b):\n return a - b\n ")
     assert result.ok, result.error
     assert (ws / "shop.py").read_text() == SHOP + "\n\ndef subtract(a, b):\n    return a - b\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "symbol", "after"),
+    [
+        # none yet: the docstring goes first, a blank line before the code
+        ("import re\n\n\ndef f():\n    pass\n", "mod", '"""Helpers."""\n\nimport re\n\n\ndef f():\n    pass\n'),
+        # the one there is replaced; "module" and the file name mean the module too
+        ('"""Old."""\n\nimport re\n', "module", '"""Helpers."""\n\nimport re\n'),
+        ('"""Old\n\nmany lines.\n"""\nimport re\n', "mod.py", '"""Helpers."""\nimport re\n'),
+        # a shebang and an encoding line stay first
+        ("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nx = 1\n", "mod",
+         '#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n"""Helpers."""\n\nx = 1\n'),
+        # a function with the module's name is that function, not the module
+        ("def mod():\n    pass\n", "mod", 'def mod():\n    """Helpers."""\n    pass\n'),
+    ],
+)
+def test_the_module_docstring(make_ctx: Any, ws: Path, before: str, symbol: str, after: str) -> None:
+    (ws / "mod.py").write_text(before)
+    result = _call(make_ctx, "add_docstring", path="mod.py", symbol=symbol, docstring="Helpers.")
+    assert result.ok, result.error
+    assert (ws / "mod.py").read_text() == after
