@@ -1,9 +1,9 @@
 """The text fallback's parsers, on replies recorded from real OpenAI-compatible servers.
 
-Each row: where the reply came from, its content, and the call it holds (name and
-arguments) or None. The llama-cpp-python rows were recorded from its server
-(`python -m llama_cpp.server`, llama-cpp-python 0.3.36) serving the embedded
-Qwen2.5-Coder 0.5B GGUF, under the chat format named.
+Each row: the form of the reply, its content, and the call it holds (name and arguments)
+or None. Rows named "recorded" are replies of llama-cpp-python's server (`python -m
+llama_cpp.server`, llama-cpp-python 0.3.36) serving the embedded Qwen2.5-Coder 0.5B GGUF
+under the chat format named; the others are the documented forms of the same families.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ READ = ("read_file", {"path": "notes.txt"})
 CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
     # llama-cpp-python, chatml-function-calling, tool_choice auto, the run's 24 tools: the
     # reply issue 11 saw — a call begun and never written. No call (a bad reply).
-    ("llama-cpp-python chatml-function-calling, 24 tools", "functions.read_file:", None),
+    ("recorded: chatml-function-calling, 24 tools, native", "functions.read_file:", None),
     # the same format when the arguments do follow (its prompt asks for `functions.NAME:`)
     (
-        "llama-cpp-python chatml-function-calling, short prompt",
+        "functions.NAME then the arguments",
         'functions.read_file:\n{"path": "notes.txt"}',
         READ,
     ),
@@ -54,7 +54,7 @@ CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
     # llama-cpp-python chatml-function-calling, response_format json_object + schema
     # (the json protocol): the schema holds the reply to one call.
     (
-        "llama-cpp-python json_object with schema",
+        "recorded: chatml-function-calling, json_object with schema",
         '{ "name": "finish", "arguments": { "summary": "The launch code word is PELICAN." } }',
         ("finish", {"summary": "The launch code word is PELICAN."}),
     ),

@@ -43,29 +43,34 @@ def args(turn: Any) -> list[tuple[str, Any]]:
     return [(c.name, json.loads(c.arguments)) for c in turn.tool_calls]
 
 
-async def test_auto_moves_on_after_a_reply_without_a_call_and_keeps_what_worked() -> None:
+async def test_auto_moves_on_after_replies_without_a_call_and_keeps_what_worked() -> None:
     script = [
-        {"content": "functions.read_file:"},  # issue 11's reply: no call
+        {"content": "functions.read_file:"},  # issue 11's reply: no call (a slip, once)
+        {"content": "functions.read_file:"},  # twice in a row: native does not work here
         {"content": CALL_JSON},
         {"content": '{"name": "finish", "arguments": {"summary": "done"}}'},
         {"content": '["Check the summary"]'},  # a planning turn on the json protocol
     ]
     with FakeOpenAIServer(script) as server:
         model = model_for(server)
+        slip = await model.complete(HISTORY, tools=TOOLS)
         first = await model.complete(HISTORY, tools=TOOLS)
         second = await model.complete(HISTORY, tools=TOOLS)
         third = await model.complete(HISTORY, tools=TOOLS)
         plan = await model.complete(HISTORY, json_schema=TASKS_SCHEMA)
         await model.aclose()
+    assert slip.tool_calls == [] and slip.notice is None
     assert first.tool_calls == [] and first.content == "functions.read_file:"
     assert first.notice is not None and "trying json_schema" in first.notice
+    assert "2 replies in a row" in first.notice
     assert args(second) == [("read_file", {"path": "notes.txt"})] and second.content is None
     assert second.notice is not None and "work as json_schema" in second.notice
     assert second.raw["toolProtocol"] == "json"
     assert args(third) == [("finish", {"summary": "done"})] and third.notice is None
     assert plan.content == '["Check the summary"]' and plan.tool_calls == []
-    assert [shape_of(b) for b in server.requests] == ["native", "json_schema", "json_schema", "json_schema"]
-    native, json_turn, _, plan_body = server.requests
+    shapes = [shape_of(b) for b in server.requests]
+    assert shapes == ["native", "native", "json_schema", "json_schema", "json_schema"]
+    _, native, json_turn, _, plan_body = server.requests
     assert native["tools"] == TOOLS and native["tool_choice"] == "auto"
     assert native["messages"] == HISTORY  # the native shape is the contract, unchanged
     fmt = json_turn["response_format"]["json_schema"]
@@ -76,6 +81,18 @@ async def test_auto_moves_on_after_a_reply_without_a_call_and_keeps_what_worked(
     assert "read_file(path: string)" in json_turn["messages"][0]["content"]
     assert "Result of read_file" in json.dumps(json_turn["messages"])
     assert plan_body["response_format"]["json_schema"]["schema"]["type"] == "array"
+
+
+async def test_off_native_one_reply_without_a_call_moves_on() -> None:
+    script = [{"content": "no"}, {"content": "no"}, {"content": "ignored the schema"}, {"content": "x"}]
+    with FakeOpenAIServer(script) as server:
+        model = model_for(server)
+        for _ in range(4):
+            await model.complete(MESSAGES, tools=TOOLS)
+        await model.aclose()
+    shapes = [shape_of(b) for b in server.requests]
+    assert shapes == ["native", "native", "json_schema", "json_object"]
+    assert model.protocol.shape == "text" and not model.protocol.settled
 
 
 @pytest.mark.parametrize("status", [500, 422, 400])
@@ -189,3 +206,41 @@ async def test_failed_stream_is_retried_unstreamed_and_streaming_stays_off() -> 
 def test_unknown_setting_is_refused() -> None:
     with pytest.raises(ValueError, match="auto, native, json, text"):
         ProtocolChooser("xml")
+
+
+async def test_a_run_through_a_failing_native_endpoint_completes_and_says_so_once(
+    tmp_path: Any,
+) -> None:
+    from agentls.agent.agent import Agent, RunSettings
+    from agentls.tools.proposals import ProposalStore
+    from agentls.workspace import Workspace
+
+    (tmp_path / "notes.txt").write_text("The code word is PELICAN.\n", "utf-8")
+    finish = '{"name": "finish", "arguments": {"summary": "The code word is PELICAN."}}'
+    script = [
+        {"content": '["Summarise notes.txt"]'},
+        {"content": "functions.read_file:"},
+        {"content": "functions.read_file:"},
+        {"content": finish},
+        *[{"content": "[]"}] * 3,
+    ]
+    events: list[dict[str, Any]] = []
+    with FakeOpenAIServer(script) as server:
+        model = model_for(server)
+        workspace = Workspace(str(tmp_path))
+        agent = Agent(
+            workspace=workspace,
+            model=model,
+            settings=RunSettings(mode="read-only", approval="never", max_steps=5),
+            proposals=ProposalStore(workspace),
+            on_event=lambda event: events.append(event.to_dict()),
+        )
+        state = await agent.run("Summarise notes.txt")
+        await model.aclose()
+    assert state.status == "completed", state.error
+    assert state.summary == "The code word is PELICAN."
+    notices = [e["notice"] for e in events if e["kind"] == "status" and e.get("notice")]
+    assert len(notices) == 2 and "trying json_schema" in notices[0]
+    assert "work as json_schema" in notices[1]
+    bad = [e for e in events if e["kind"] == "error" and e.get("type") == "bad_reply"]
+    assert len(bad) == 2  # the native replies were fed back as bad replies, as the contract says

@@ -14,9 +14,11 @@ Off the native shape the history is rewritten as plain system/user/assistant tex
 local model's prompt.py), since such endpoints often cannot take `role: "tool"` either.
 
 `ProtocolChooser` keeps one endpoint's state: a shape the endpoint refuses (HTTP 400,
-422 or 5xx) is retried at once in the next shape; under `auto`, an acting reply with no
-usable call (no call to an offered tool, natively or in its text) moves the next turn to
-the next shape, until one shape has given a usable call — from then on that shape is kept
+422 or 5xx) is retried at once in the next shape; under `auto`, acting replies with no
+usable call (no call to an offered tool, natively or in its text) move the next turn to
+the next shape — after two in a row on the native shape (one slip of a model that can call
+tools stays on the contract's path; the agent feeds it back as a bad reply), after one on
+the others — until one shape has given a usable call; from then on that shape is kept
 (the model's own slips are bad replies for the agent, not protocol failures). Every change
 is said once, as a notice the turn carries. Planning turns follow the chosen shape's
 message form and, on a json shape, hold the reply to their `json_schema`.
@@ -43,6 +45,8 @@ LADDERS: dict[str, tuple[Shape, ...]] = {
 }
 #: HTTP statuses that mean "not this request shape" (unknown parameter, server error).
 REFUSED = frozenset({400, 422})
+#: Acting replies without a usable call, in a row, before `auto` leaves a shape.
+MISSES: dict[str, int] = {"native": 2}
 
 
 def protocol_of(shape: Shape) -> str:
@@ -127,6 +131,7 @@ class ProtocolChooser:
         self._ladder = LADDERS[setting]
         self._index = 0
         self.settled = False
+        self._misses = 0
         self._notices: list[str] = []
 
     @property
@@ -145,7 +150,7 @@ class ProtocolChooser:
     def _advance(self, why: str) -> None:
         before = self.shape
         self._index += 1
-        self.settled = False
+        self.settled, self._misses = False, 0
         self._notices.append(
             f"{self.where}: {why} with tool calls as {before}; "
             f"trying {self.shape} (tool protocol {protocol_of(self.shape)})"
@@ -165,7 +170,10 @@ class ProtocolChooser:
                     f"(tool protocol {protocol_of(self.shape)}); kept for this endpoint"
                 )
         elif not usable and not self.settled and self.setting == "auto" and self.can_fall_back():
-            self._advance("no usable tool call came back")
+            self._misses += 1
+            if self._misses >= MISSES.get(self.shape, 1):
+                times = f" ({self._misses} replies in a row)" if self._misses > 1 else ""
+                self._advance(f"no usable tool call came back{times}")
 
     def take_notice(self) -> str | None:
         text, self._notices = "; ".join(self._notices), []
