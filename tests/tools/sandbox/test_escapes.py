@@ -103,12 +103,17 @@ def test_writes_outside_are_blocked(run: Run, place: dict[str, Path]) -> None:
     run(
         f"touch {outside}/pwned; echo x > {outside}/secret.txt; mkdir {outside}/d; rm {outside}/secret.txt"
     )
-    run("touch /usr/pwned-agentls; touch /etc/pwned-agentls; touch /tmp/pwned-agentls")
+    name = f"pwned-agentls-{uuid.uuid4().hex[:8]}"
+    system = [Path(folder) / name for folder in ("/usr", "/etc", "/tmp")]
+    try:
+        run("; ".join(f"touch {path}" for path in system))
+        written = [str(path) for path in system if path.exists()]
+    finally:  # a broken sandbox must not leave litter on the machine
+        for path in system:
+            path.unlink(missing_ok=True)
+    assert written == []
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
     assert (outside / "secret.txt").read_text() == "TOP-SECRET-OUTSIDE"
-    assert not any(
-        Path(p).exists() for p in ("/usr/pwned-agentls", "/etc/pwned-agentls", "/tmp/pwned-agentls")
-    )
 
 
 def test_reads_outside_are_blocked(run: Run, place: dict[str, Path]) -> None:
@@ -251,5 +256,7 @@ def test_root_cannot_remount_the_system_writable(run: Run) -> None:
         f"mount -o remount,bind,rw /usr; mount -o remount,rw /; touch {marker}; "
         "unshare -U -r sh -c 'mount -o remount,bind,rw /usr && touch " + marker + "'; echo tried"
     )
+    wrote = os.path.exists(marker)
+    Path(marker).unlink(missing_ok=True)  # a broken sandbox must not leave litter
     assert "tried" in result.stdout
-    assert not os.path.exists(marker), "the command wrote into /usr"
+    assert not wrote, "the command wrote into /usr"
