@@ -87,3 +87,26 @@ def test_runs_the_planned_command_with_network(
         out = InstallDependencies().execute(InstallDependenciesInput(), shell_ctx(kind))
     assert (out.manager, out.network, out.sandbox, out.exit_code) == ("pip", True, kind, 0)
     assert out.output_tail.strip() == "connected -m pip install -r requirements.txt"
+
+
+def test_under_never_the_install_stays_and_project_files_are_proposed(
+    kind: str, ws: Path, write: Write, shell_ctx: MakeCtx
+) -> None:
+    """What lands in the dependency folder (.venv) is kept; a change to the project's own
+    files (here requirements.txt, as a lock file would be) becomes a pending proposal."""
+    from agentls.tools.proposals import ProposalStore
+    from agentls.workspace import Workspace
+
+    script = '#!/bin/sh\necho installed > .venv/installed\necho "pkg==1" >> requirements.txt\n'
+    write(ws, {"requirements.txt": "", ".venv/bin/python": script})
+    (ws / ".venv/bin/python").chmod(0o755)
+    workspace = Workspace(ws)
+    ctx = shell_ctx(
+        kind, approval="never", workspace=workspace, proposals=ProposalStore(workspace), run_id="r"
+    )
+    out = InstallDependencies().execute(InstallDependenciesInput(), ctx)
+    assert out.exit_code == 0, out.output_tail
+    assert (ws / ".venv/installed").read_text() == "installed\n"
+    assert (ws / "requirements.txt").read_text() == ""
+    assert (out.edits.status, out.edits.files) == ("pending", ["requirements.txt"])
+    assert "+pkg==1" in out.edits.diff
