@@ -12,7 +12,7 @@ import pytest
 
 from agentls.agent.agent import RunSettings
 from agentls.agent.builtin.done_check import asks_for_change
-from agentls.agent.builtin.grounding import named_files, new_files
+from agentls.agent.builtin.grounding import missing_files, named_files, new_files
 
 from .conftest import RunAgent, act, finish, plan
 
@@ -252,3 +252,33 @@ async def test_a_goal_asking_for_a_new_file_is_not_done_until_it_exists(
     assert "the goal asks for the new file test_app.py, which this run has not created" in nudge
     assert out.state.status == "completed", out.state.error
     assert (ws_root / "test_app.py").exists()
+
+
+@pytest.mark.parametrize(
+    ("goal", "files"),
+    [
+        ("Make the failing test in tests/test_api.py pass.", ["tests/test_api.py"]),
+        ("Add a docstring to start_server in server.py", ["server.py"]),
+        ("Fix the bug in src/app.py", []),  # it exists (by its path)
+        ("Fix the bug in app.py", []),  # it exists (by its name)
+        ("Write a test for main in test_app.py", []),  # a goal that makes files
+        ("Move main to helpers.py", []),
+    ],
+)
+def test_missing_files_the_goal_takes_as_existing(goal: str, files: list[str]) -> None:
+    assert missing_files(goal, ["src/app.py", "README.md"]) == files
+
+
+async def test_a_change_goal_about_a_file_that_does_not_exist_ends_failed(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    # benchmark impossible_no_tests: the model created the file the goal presupposed
+    create = act("write_file", {"path": "tests/test_api.py", "content": "def test_api():\n    assert True\n"})
+    out = await run_agent([plan("t"), create, finish("the test passes now"), plan()],
+                          goal="Make the failing test in tests/test_api.py pass.", settings=AUTO)  # fmt: skip
+    assert out.state.status == "failed"
+    assert out.state.error == (
+        "not done: the goal is about tests/test_api.py, which the workspace does not have (it was "
+        "not there when the run started), so it cannot be done as asked"
+    )
+    assert "No such file in the workspace: tests/test_api.py." in out.acting()[0].text()

@@ -64,6 +64,7 @@ class RunContext:
     task: Task | None = None
     named_files: list[str] = field(default_factory=list)  # existing files the goal names
     new_files: list[str] = field(default_factory=list)  # files the goal asks to create
+    missing_files: list[str] = field(default_factory=list)  # files it takes as existing, absent
     unknown_names: list[str] = field(default_factory=list)  # code names it names, found nowhere
 
     @property

@@ -158,6 +158,12 @@ class DoneCheckComponent(AfterParse):
 
     def _static_failure(self) -> str | None:
         changed = self.changed()
+        if self.wants_change and self.run.missing_files:
+            names = ", ".join(self.run.missing_files)
+            return (
+                f"not done: the goal is about {names}, which the workspace does not have "
+                "(it was not there when the run started), so it cannot be done as asked"
+            )
         if self.wants_change and not changed:
             return (
                 "not done: the goal asks for a change, but the run changed no file "

@@ -58,6 +58,7 @@ class GroundingComponent(MessageProvider):
                 self._named.insert(0, self.run.editor.path)
             self.run.named_files = list(self._named)
             self.run.new_files = new_files(self.run.goal, paths)
+            self.run.missing_files = missing_files(self.run.goal, paths)
             known: set[str] = set()
             for rel in index.files:
                 known |= index.words(rel)
@@ -77,6 +78,9 @@ class GroundingComponent(MessageProvider):
         if self.run.unknown_names:
             names = ", ".join(self.run.unknown_names)
             files += f"\n\nNot in the workspace: {names} (no file defines or uses it)."
+        if self.run.missing_files:
+            names = ", ".join(self.run.missing_files)
+            files += f"\n\nNo such file in the workspace: {names}."
         yield {"role": "user", "content": render("grounding", map=self._map, files=files)}
 
     def _files(self) -> str:
@@ -145,6 +149,25 @@ def new_files(goal: str, paths: list[str]) -> list[str]:
     for name in _FILE_NAME.findall(goal):
         exists = any(p == name or p.endswith("/" + name) for p in paths)
         if not exists and name not in out:
+            out.append(name)
+    return out
+
+
+#: Words that say a goal may bring files into being (so a file it names may not exist yet).
+_MAKES_FILES = re.compile(
+    r"\b(?:new|create[sd]?|creating|write|writes|generate|scaffold|move|split|extract|rename|copy|save)\b", re.IGNORECASE
+)
+
+
+def missing_files(goal: str, paths: list[str]) -> list[str]:
+    """Files a goal takes as existing that the workspace lacks ("fix the bug in server.py"
+    with no server.py): names it mentions that no file has, when it does not speak of
+    making files. The done check fails a change run over such a goal."""
+    if _MAKES_FILES.search(goal):
+        return []
+    out: list[str] = []
+    for name in _FILE_NAME.findall(goal):
+        if not any(p == name or p.endswith("/" + name) for p in paths) and name not in out:
             out.append(name)
     return out
 
