@@ -286,6 +286,15 @@ class WorkspaceIndex(IndexTables):
                 line, character = where
             return rename.plan_rename(self, rel, line, character, new)
 
+    def prepare_rename(self, path: str, line: int, character: int) -> tuple[str, tuple[int, int], tuple[int, int]]:
+        """The name at the position and its range, if what it names can be renamed
+        (raises rename.RenameRefused with the reason)."""
+        with self._lock:
+            rel = self._rel(path)
+            if rel is None:
+                raise rename.RenameRefused(f"{path} is not indexed")
+            return rename.prepare_rename(self, rel, line, character)
+
     def hover(self, path: str, line: int, character: int) -> HoverInfo | None:
         with self._lock:
             rel = self._rel(path)

@@ -19,11 +19,15 @@ from agentls.analysis import answers
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.keys import Key
 
 _JS_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 _JS_RESERVED = frozenset(
     ["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected", "public", "await"]
 )
+
+
+Position = tuple[int, int]
 
 
 class RenameRefused(Exception):
@@ -36,6 +40,8 @@ class RenamePlan:
     new: str
     #: file → sorted, non-overlapping byte ranges of the old name in the indexed text
     sites: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    #: file → the same places as ((line, UTF-16 character), (line, character)), same order
+    ranges: dict[str, list[tuple[Position, Position]]] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
@@ -57,23 +63,41 @@ def valid_name(path: str, name: str) -> str | None:
     return None
 
 
-def plan_rename(ix: WorkspaceIndex, path: str, line: int, character: int, new: str) -> RenamePlan:
-    """The rename of the binding named at (line, UTF-16 character) of `path` to `new`
-    (`path` relative and indexed; the caller holds the index's lock)."""
+def _target(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Key, str, int]:
+    """The binding named at the position, its name and occurrence, if it can be renamed."""
     key, name, occ = answers.key_at(ix, path, line, character)
     if occ < 0:
-        raise RenameRefused(f"no name at {path}:{line}:{character}")
-    if (why := valid_name(path, new)) is not None:
-        raise RenameRefused(why)
+        raise RenameRefused(f"no name at {path}:{line + 1}:{character + 1}")
     if key is None:
         raise RenameRefused(
-            f"{name!r} at {path}:{line} does not resolve to a definition in the workspace, "
+            f"{name!r} at {path}:{line + 1} does not resolve to a definition in the workspace, "
             "so its uses cannot be found safely"
         )
     if key.external:
         raise RenameRefused(f"{name!r} is defined outside the workspace ({key.path})")
     if key.scope < 0:
         raise RenameRefused(f"{name!r} names a module; renaming files is not supported")
+    return key, name, occ
+
+
+def prepare_rename(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[str, Position, Position]:
+    """The name at the position and its range, if the binding it names can be renamed
+    (LSP `prepareRename`); raises RenameRefused with the reason otherwise."""
+    _key, name, occ = _target(ix, path, line, character)
+    table = ix.ensure_occurrences(path)
+    li = ix.line_index(path)
+    start = table.start[occ]
+    if li is None:
+        raise RenameRefused(f"{path} cannot be read")
+    return name, li.position(start), li.position(start + len(name.encode("utf-8")))
+
+
+def plan_rename(ix: WorkspaceIndex, path: str, line: int, character: int, new: str) -> RenamePlan:
+    """The rename of the binding named at (line, UTF-16 character) of `path` to `new`
+    (`path` relative and indexed; the caller holds the index's lock)."""
+    key, name, _occ = _target(ix, path, line, character)
+    if (why := valid_name(path, new)) is not None:
+        raise RenameRefused(why)
     if name == new:
         raise RenameRefused(f"the name is already {new!r}")
     if key.scope >= 0 and ix.bindings(key.path).get((key.scope, new)):
@@ -87,8 +111,10 @@ def plan_rename(ix: WorkspaceIndex, path: str, line: int, character: int, new: s
         if start is None or end is None or li is None or li.data[start:end] != name.encode():
             continue  # an alias (`import x as y`) or a stale position: not this name
         plan.sites.setdefault(loc.path, []).append((start, end))
-    for ranges in plan.sites.values():
-        ranges.sort()
+        plan.ranges.setdefault(loc.path, []).append((loc.start, loc.end))
+    for rel, sites in plan.sites.items():
+        sites.sort()
+        plan.ranges[rel].sort()
     if not plan.sites:
         raise RenameRefused(f"no occurrence of {name!r} was found")
     return plan

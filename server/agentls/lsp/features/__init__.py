@@ -15,6 +15,7 @@ MODULES = (
     "document_symbol",
     "workspace_symbol",
     "hover",
+    "rename",
     "code_action",
     "execute_command",
     "agent_run",
