@@ -110,3 +110,23 @@ def test_auto_writes_the_workspace(
         "keep.py": "x = 1\nchanged\n",
         "new.py": "new\n",
     }
+
+
+def test_too_many_changed_files_are_not_one_proposal(ws: Path, shell_ctx: MakeCtx) -> None:
+    from agentls.tools.sandbox.scratch import MAX_CHANGED_FILES
+
+    workspace = Workspace(ws)
+    ctx = shell_ctx(
+        "none",
+        approval="never",
+        workspace=workspace,
+        proposals=ProposalStore(workspace),
+        run_id="r",
+    )
+    command = f"for i in $(seq {MAX_CHANGED_FILES + 1}); do echo $i > f$i.txt; done"
+    out = RunCommand().execute(RunCommandInput(command=command), ctx)
+    assert out.edits.status == "none" and "were not kept" in out.edits.message
+    assert len(out.edits.not_proposed) == 20 and "more than 500" in next(
+        iter(out.edits.not_proposed.values())
+    )
+    assert list(ws.iterdir()) == [] and ctx.proposals.list() == []

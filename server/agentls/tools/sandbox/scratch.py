@@ -28,6 +28,8 @@ SHARED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", ".tox"})
 SKIPPED_DIRS = frozenset({"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 #: Files larger than this are not turned into proposals (reported instead).
 MAX_CHANGED_BYTES = 2_000_000
+#: More changed files than this are not one reviewable proposal: none is kept (reported).
+MAX_CHANGED_FILES = 500
 
 
 @dataclass(slots=True)
@@ -115,4 +117,8 @@ def changes(root: Path, copy: Path, base: Mapping[str, bytes | None]) -> Changes
         new = _read(new_path)
         if new is not None and new != old:
             out.files[rel] = new
+    if len(out.files) > MAX_CHANGED_FILES:
+        why = f"one of {len(out.files)} changed files, more than {MAX_CHANGED_FILES} in one command"
+        out.skipped.update(dict.fromkeys(sorted(out.files)[:20], why))
+        out.files.clear()
     return out

@@ -56,11 +56,13 @@ def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> Shel
     """The proposal for `found` (None: the command did not finish, nothing is kept)."""
     if found is None or not found.files:
         skipped = dict(found.skipped) if found else {}
-        return ShellEdits(
-            status="none",
-            not_proposed=skipped,
-            message="The command changed no file in the workspace.",
-        )
+        message = "The command changed no file in the workspace."
+        if skipped:
+            message = (
+                "The command's file changes were not kept (see not_proposed); the workspace "
+                "is unchanged. Make such changes in smaller steps."
+            )
+        return ShellEdits(status="none", not_proposed=skipped, message=message)
     store = _store(ctx)
     changes = [
         store.change(path, _before(ctx, path), new) for path, new in sorted(found.files.items())
