@@ -188,13 +188,26 @@ def test_code_names_in_a_goal(goal: str, names: list[str]) -> None:
     assert code_names(goal) == names
 
 
-async def test_a_goal_about_code_that_is_not_there_cannot_be_done(run_agent: RunAgent) -> None:
-    invented = act("write_file", {"path": "src/app.py", "content": "def main():\n    return 1\n\n\ndef compute_tax_fixed():\n    return 0\n"})
+@pytest.mark.parametrize("made", ["compute_tax_fixed", "compute_tax"])
+async def test_a_goal_about_code_that_is_not_there_cannot_be_done(run_agent: RunAgent, made: str) -> None:
+    # also when the model writes the function the goal took as existing (the 1.5B's false
+    # completion on impossible_missing_function)
+    invented = act("write_file", {"path": "src/app.py", "content": f"def main():\n    return 1\n\n\ndef {made}():\n    return 0\n"})
     script = [plan("t"), invented, finish("fixed compute_tax"), plan()]
     out = await run_agent(script, goal="Fix the bug in the compute_tax function in src/app.py", settings=AUTO)
     assert out.state.status == "failed"
-    assert out.state.error and "the goal names compute_tax, which the workspace does not have" in out.state.error
+    assert out.state.error == (
+        "not done: the goal is about compute_tax, which the workspace did not have when the run "
+        "started (making it is not what was asked)"
+    )
     assert "Not in the workspace: compute_tax" in out.acting()[0].text()
+
+
+async def test_a_goal_that_asks_to_make_the_code_completes_when_it_is_made(run_agent: RunAgent) -> None:
+    add = act("insert_symbol", {"path": "src/app.py", "new": "def subtract(a, b):\n    return a - b"})
+    out = await run_agent([plan("t"), add, finish("added subtract"), plan()],
+                          goal="Add a function subtract(a, b) to src/app.py", settings=AUTO)  # fmt: skip
+    assert out.state.status == "completed", out.state.error
 
 
 async def test_a_rename_with_uses_left_is_not_done_until_they_are_renamed(

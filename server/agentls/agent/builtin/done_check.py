@@ -172,6 +172,12 @@ class DoneCheckComponent(AfterParse):
         missing = self.missing()
         if missing is not None:
             return f"not done: {missing}"
+        presumed = [n for n in self.run.unknown_names if not _made_by_goal(self.run.goal, n)]
+        if self.wants_change and presumed:
+            return (
+                f"not done: the goal is about {', '.join(presumed)}, which the workspace did not "
+                "have when the run started (making it is not what was asked)"
+            )
         absent = [n for n in self.run.unknown_names if not _anywhere(self.run, n, changed)]
         if self.wants_change and absent:
             return (
@@ -195,6 +201,13 @@ def _suite_failure(result: Any) -> str | None:
         return None
     names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
     return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
+
+
+def _made_by_goal(goal: str, name: str) -> bool:
+    """Whether the goal asks to make `name` ("add a function subtract", "implement parse_x")
+    rather than takes it as existing ("fix the bug in compute_tax")."""
+    maker = r"\b(?:add|adds|implement|create|write|define|introduce|new)\b"
+    return re.search(rf"{maker}[^.;]{{0,40}}\b{re.escape(name)}\b", goal, re.IGNORECASE) is not None
 
 
 def _on_disk(run: RunContext, path: str) -> bool:
