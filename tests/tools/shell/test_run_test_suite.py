@@ -80,6 +80,19 @@ def test_pending_proposals_are_tested_without_touching_the_workspace(
     assert not (ws / "tests/test_new.py").exists()
 
 
+def test_under_ask_what_the_tests_write_is_discarded_and_listed(
+    kind: str, ws: Path, write: Write, shell_ctx: MakeCtx
+) -> None:
+    write(ws, {**PROJECT, ".gitignore": "*.log\n"})
+    command = "echo snap > tests/snapshot.txt; echo log > run.log; rm tests/test_ok.py; true"
+    out = RunTestSuite().execute(
+        RunTestSuiteInput(command=command), shell_ctx(kind, approval="ask")
+    )
+    assert out.discarded_changes == ["tests/snapshot.txt", "tests/test_ok.py"]
+    assert (ws / "tests/test_ok.py").exists() and not (ws / "tests/snapshot.txt").exists()
+    assert not (ws / "run.log").exists()
+
+
 @pytest.mark.parametrize(
     ("proposal", "expected"),
     [

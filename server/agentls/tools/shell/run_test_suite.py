@@ -50,6 +50,11 @@ class RunTestSuiteOutput(ToolOutput):
     pending_proposals: list[str] = Field(
         description="Files whose pending (unapproved) proposed content the tests ran against."
     )
+    discarded_changes: list[str] = Field(
+        default_factory=list,
+        description="Files the tests created, changed or deleted in their scratch copy: not "
+        "kept (run_command makes changes you want to keep).",
+    )
     sandbox: str
 
 
@@ -61,7 +66,7 @@ class RunTestSuite(ShellTool):
     (package.json scripts.test), go test (go.mod), cargo test (Cargo.toml), make test.
     The tests see this run's pending proposals: unless approval is 'auto' they run in a
     scratch copy of the workspace with the proposed changes applied, and what they write
-    is discarded; the real files stay untouched.
+    is discarded (listed in `discarded_changes`); the real files stay untouched.
     Same sandbox as run_command (no network, no secrets); failing tests are not an error.
     """
 
@@ -101,7 +106,9 @@ class RunTestSuite(ShellTool):
             SUITE_TIMEOUT_S,
             ctx,
             overlay=overlay if scratch else None,
+            keep_changes=scratch,
         )
+        discarded = sorted(result.changes.files) if result.changes is not None else []
         output = f"{result.stdout}\n{result.stderr}" if result.stderr else result.stdout
         summary = parse_output(plan.runner, output)
         return RunTestSuiteOutput(
@@ -116,5 +123,6 @@ class RunTestSuite(ShellTool):
             output_tail=result.tail(TAIL_CHARS),
             duration_ms=result.duration_ms,
             pending_proposals=sorted(overlay),
+            discarded_changes=discarded,
             sandbox=result.sandbox,
         )
