@@ -267,6 +267,16 @@ async def test_a_goal_asking_for_a_new_file_is_not_done_until_it_exists(
     assert (ws_root / "test_app.py").exists()
 
 
+async def test_a_new_test_file_without_a_test_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    # benchmark add_test_calc: the 1.5B wrote a copy of the code, no test, into test_calc.py
+    goal = "Write a pytest test for main of src/app.py in a new file test_app.py."
+    copy = act("write_file", {"path": "test_app.py", "content": "def main():\n    return 2\n"})
+    out = await run_agent([plan("t"), copy, finish("done"), finish("done"), plan()], goal=goal, settings=AUTO)
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "the new file test_app.py has no test in it" in nudge
+    assert out.state.status == "failed"
+
+
 @pytest.mark.parametrize(
     ("goal", "files"),
     [

@@ -22,6 +22,7 @@ from .conftest import RunAgent, finish, plan
         ("Rename Usr to User", "read-only", []),  # may not write
         ("What is the default timeout in config.py?", "read-only", ["answer itself"]),
         ("Change the greeting in hello.py to 'Hi'", "dev", []),
+        ("Write a pytest test for the add function of calc.py in a new file test_calc.py.", "dev", ["functions named test_"]),
         ("Read src/shop/pricing.py and finish with a one-line summary of what it does", "read-only", ["answer itself"]),
     ],
 )
@@ -31,5 +32,6 @@ async def test_the_system_prompt_names_the_tool_for_the_goals_kind_of_job(
     out = await run_agent([finish("ok"), plan()], goal=goal, settings=RunSettings(mode=mode, approval="never"), small=True)
     system = out.acting()[0].messages[0]["content"]
     practices = system.split("Best practices:")[1]
-    for name in ("insert_symbol", "add_docstring", "rename_symbol", "replace_symbol", "run_test_suite", "answer itself"):
+    for name in ("insert_symbol", "add_docstring", "rename_symbol", "replace_symbol", "run_test_suite", "answer itself",
+                 "functions named test_"):  # fmt: skip
         assert (name in practices) == (name in tools), (name, practices)

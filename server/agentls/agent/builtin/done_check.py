@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentls.agent.actions import ParsedCall
+from agentls.agent.builtin.recipes import WRITES_TESTS
 from agentls.agent.context import RunContext
 from agentls.agent.outcomes import CallRejected
 from agentls.agent.protocols import AfterParse
@@ -85,6 +86,10 @@ class DoneCheckComponent(AfterParse):
         ]  # fmt: skip
         if absent:
             return f"the goal asks for the new file {', '.join(absent)}, which this run has not created"
+        if WRITES_TESTS.search(self.run.goal):
+            empty = [f for f in self.run.new_files if not _TEST_DEF.search(_text_now(self.run, f))]
+            if empty:
+                return f"the new file {', '.join(empty)} has no test in it (a function named test_… with assert statements)"
         named = self.run.named_files
         if named and not changed & set(named):
             return (
@@ -201,6 +206,18 @@ def _suite_failure(result: Any) -> str | None:
         return None
     names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
     return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
+
+
+_TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+test\w*\s*\(|\b(?:test|it)\s*\(\s*['\"`]", re.MULTILINE)
+
+
+def _text_now(run: RunContext, path: str) -> str:
+    """A file as the run leaves it: its pending change, else what is on disk ("" if none)."""
+    store = run.tools.proposals
+    data = store.overlay(run.run_id, path) if store is not None else None
+    if data is None:
+        data = run.tools.workspace.read_bytes(path) or b""
+    return data.decode("utf-8", "replace")
 
 
 def _made_by_goal(goal: str, name: str) -> bool:

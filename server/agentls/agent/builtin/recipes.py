@@ -18,6 +18,8 @@ from agentls.agent.protocols import DirectiveProvider
 from agentls.tools.permissions import Permission
 
 _ANY = re.IGNORECASE
+#: "Write a pytest test for add", "add tests for is_palindrome" (not "make the tests pass")
+WRITES_TESTS = re.compile(r"\b(?:write|add|create)\s+(?:an?\s+|some\s+|\w+\s+)?(?:pytest\s+|unit\s+)?tests?\b", _ANY)
 #: (pattern over the goal, the permission the tool needs, the line)
 RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
     (
@@ -43,6 +45,13 @@ RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
         Permission.FILESYSTEM_WRITE,
         "To add type hints to a function, call replace_symbol with the file, the function's "
         "name and its whole new definition: the signature with the hints, the body unchanged.",
+    ),
+    (
+        WRITES_TESTS,
+        Permission.FILESYSTEM_WRITE,
+        "To write tests, call write_file with the test file's path and its whole content: "
+        "import what it tests (e.g. `from calc import add`), then functions named test_… that "
+        "assert what the code returns for given inputs. Do not change the code under test.",
     ),
     (
         re.compile(r"\btests?\b.{0,60}\bpass|\bpass\b.{0,30}\btests?\b|\bfail", _ANY),
