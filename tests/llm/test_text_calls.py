@@ -22,6 +22,7 @@ CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
     # llama-cpp-python, chatml-function-calling, tool_choice auto, the run's 24 tools: the
     # reply issue 11 saw — a call begun and never written. No call (a bad reply).
     ("recorded: chatml-function-calling, 24 tools, native", "functions.read_file:", None),
+    ("recorded: chatml-function-calling, 14 tools, native", "functions.finish:", None),
     # the same format when the arguments do follow (its prompt asks for `functions.NAME:`)
     (
         "functions.NAME then the arguments",
@@ -74,6 +75,22 @@ CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
         READ,
     ),
     ("no arguments at all", '{"name": "finish"}', ("finish", {})),
+    # recorded, native request: plain `chatml` ignores `tools`; the model writes Python
+    (
+        "recorded: chatml, native (Python call syntax is not read)",
+        '```python\nfinish("The launch code word is PELICAN. Meeting moved to Thursday.")\n```'
+        "\n\nThis summary indicates that the task has been completed by summarizing "
+        "notes.txt, which reads now.",
+        None,
+    ),
+    # recorded, native request: the GGUF's own Qwen2.5-Coder template (the server's
+    # default format) — a {name, arguments} object whose name is no tool is no call
+    (
+        "recorded: GGUF template, native (names no offered tool)",
+        '```json\n{\n  "name": "Summary of notes.txt",\n  "arguments": {\n    "summary": '
+        '"Summarize the content of notes.txt."\n  }\n}\n```',
+        None,
+    ),
     ("a JSON object that is no call", '{"path": "notes.txt", "lines": 2}', None),
     ("a bare object naming no offered tool", '{"name": "Ada", "arguments": {}}', None),
     ("prose", "The file says the launch code word is PELICAN.", None),
