@@ -22,7 +22,7 @@ CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
     # llama-cpp-python, chatml-function-calling, tool_choice auto, the run's 24 tools: the
     # reply issue 11 saw — a call begun and never written. No call (a bad reply).
     ("recorded: chatml-function-calling, 24 tools, native", "functions.read_file:", None),
-    ("recorded: chatml-function-calling, 14 tools, native", "functions.finish:", None),
+    ("recorded: chatml-function-calling, read-only tools, native", "functions.finish:", None),
     # the same format when the arguments do follow (its prompt asks for `functions.NAME:`)
     (
         "functions.NAME then the arguments",
