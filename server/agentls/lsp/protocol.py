@@ -6,7 +6,7 @@ whose params cannot be decoded, and plain-JSON params for `agent/*`.
 - a body that is not a JSON-RPC 2.0 message → -32600 Invalid Request (id null when the
   id itself is unusable); params that are neither object nor array → -32602;
 - before `initialize`, a request → -32002 ServerNotInitialized, a notification is
-  dropped; a second `initialize` → -32600;
+  dropped; a second `initialize` → -32600, a second `initialized` is dropped;
 - after `shutdown`, every request (a second `shutdown` too) → -32600, notifications are
   dropped; `exit` ends the process with 0 after `shutdown`, else 1 (`SystemExit`).
 The same rules hold for `agent/*` and standard methods. pygls 2.1 serves requests before
@@ -88,6 +88,7 @@ def _detail(cause: BaseException) -> str:
 
 class AgentProtocol(LanguageServerProtocol):
     initialize_received = False
+    initialized_received = False
     shutdown_received = False
 
     # --- the gate: envelope and lifecycle ----------------------------------------------
@@ -134,9 +135,12 @@ class AgentProtocol(LanguageServerProtocol):
             code, reason = SERVER_NOT_INITIALIZED, f"{method}: the server is not initialized (initialize comes first)"
         elif self.initialize_received and method == lsp.INITIALIZE:
             code, reason = INVALID_REQUEST, "initialize: the server is already initialized (initialize is sent once)"
+        elif method == lsp.INITIALIZED and self.initialized_received:
+            code, reason = INVALID_REQUEST, "initialized: already received (it is sent once)"
         else:
             if method == lsp.SHUTDOWN and is_request:
                 self.shutdown_received = True
+            self.initialized_received |= method == lsp.INITIALIZED
             return False
         if is_request:
             self.send_error(data["id"], code, reason)
