@@ -55,7 +55,8 @@ async def test_capabilities_are_honest(client: LanguageClient) -> None:
     sync = caps.text_document_sync
     kind = sync.change if isinstance(sync, lsp.TextDocumentSyncOptions) else sync
     assert kind == lsp.TextDocumentSyncKind.Incremental
-    assert caps.completion_provider is None and caps.rename_provider is None  # not claimed
+    assert caps.rename_provider == lsp.RenameOptions(prepare_provider=True)
+    assert caps.completion_provider is None  # not claimed
     assert client.init_result.server_info.name == "agentls"  # type: ignore[attr-defined]
 
 

@@ -172,3 +172,26 @@ async def test_prepare_refuses_what_rename_would_refuse(client: LanguageClient) 
     doc, pos = _pos((rel, line, character + len("LABEL = ")))
     with pytest.raises(JsonRpcException, match="no name at"):
         await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(text_document=doc, position=pos))
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def plain_client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    """A client that announces neither `prepareSupport` nor `documentChanges`."""
+    root = tmp_path_factory.mktemp("rename-plain") / "ws"
+    shutil.copytree(FIXTURES, root)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    result = await lsp_client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=root.as_uri(), initialization_options={"indexCache": False}))
+    lsp_client.init_result = result  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_client_without_document_changes_gets_plain_changes(plain_client: LanguageClient) -> None:
+    root: Path = plain_client.root  # type: ignore[attr-defined]
+    assert plain_client.init_result.capabilities.rename_provider is True  # type: ignore[attr-defined]
+    (path, line, character) = min(sites("typescript")["A"])
+    doc = lsp.TextDocumentIdentifier(uri=(root / path).as_uri())
+    edit = await plain_client.text_document_rename_async(lsp.RenameParams(text_document=doc, position=lsp.Position(line=line, character=character), new_name="sum2"))
+    assert edit is not None and edit.document_changes is None and edit.changes is not None
+    got = {(Path(u.removeprefix("file://")).relative_to(root).as_posix(), e.range.start.line, e.range.start.character) for u, edits in edit.changes.items() for e in edits}
+    assert got == sites("typescript")["A"]

@@ -27,6 +27,38 @@ def syntax_errors(path: str, data: bytes) -> list[tuple[int, int, str]] | None:
     return [(*lines.position(start), message) for start, _end, message in g.syntax_errors(tree, data)]
 
 
+#: Regions reported per document at most (a file pasted into the wrong language would
+#: otherwise be thousands of squiggles).
+MAX_REGIONS = 100
+Position = tuple[int, int]
+
+
+def error_regions(path: str, data: bytes, limit: int = MAX_REGIONS) -> list[tuple[Position, Position, str]] | None:
+    """The syntax errors of `data` parsed as `path`, one per error region: ERROR and
+    MISSING nodes that overlap or touch are one region (an ERROR holds ERRORs; a MISSING
+    `)` sits at the end of the ERROR it closes). (start, end, message) with positions as
+    (line, UTF-16 character), in text order; None when the language is not analysed."""
+    spec = language_for(path)
+    if spec is None:
+        return None
+    g = grammar(spec)
+    tree = g.parse(data)
+    if not tree.root_node.has_error:
+        return []
+    merged: list[tuple[int, int, list[str]]] = []
+    for start, end, message in sorted(g.syntax_errors(tree, data, limit=10 * limit), key=lambda e: (e[0], -e[1])):
+        if merged and start <= merged[-1][1]:
+            first, last, messages = merged[-1]
+            says_more = end > last or message.startswith("missing")  # not an inner ERROR
+            if says_more and message not in messages:
+                messages.append(message)
+            merged[-1] = (first, max(last, end), messages)
+        elif len(merged) < limit:
+            merged.append((start, end, [message]))
+    lines = LineIndex(data)
+    return [(lines.position(a), lines.position(b), "; ".join(m[:3])) for a, b, m in merged]
+
+
 def python_error(path: str, data: bytes) -> tuple[int, int, str] | None:
     """CPython's own verdict on a `.py`/`.pyi` text (0-based line, character, message), or
     None when it compiles or is no Python. Catches what the tree-sitter grammar forgives: a

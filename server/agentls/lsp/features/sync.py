@@ -1,6 +1,7 @@
 """Document sync: `textDocument/didOpen|didChange|didClose|didSave` and
 `workspace/didChangeWatchedFiles`. Incremental changes re-parse only the changed file,
-reusing its tree (tree.edit). Documents outside every workspace folder are ignored.
+reusing its tree (tree.edit). Open documents get their syntax errors as diagnostics
+(diagnostics.py). Documents outside every workspace folder are ignored.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import logging
 
 from lsprotocol import types as lsp
 
+from agentls.lsp.features.diagnostics import SyntaxDiagnostics
 from agentls.lsp.server import AgentLanguageServer
 from agentls.workspace import TextChange
 
@@ -34,6 +36,7 @@ def register(server: AgentLanguageServer) -> None:
         project.workspace.open(rel, doc.text, doc.version, doc.language_id)
         if project.ready.is_set():
             project.index.update_file(rel)
+        SyntaxDiagnostics.of(ls).schedule(doc.uri, project, rel, delay=0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AgentLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
@@ -44,9 +47,11 @@ def register(server: AgentLanguageServer) -> None:
         doc, edits = project.workspace.change(rel, [_change(c) for c in params.content_changes], params.text_document.version)
         if project.ready.is_set():
             project.index.update_file(rel, doc.data, edits or None)
+        SyntaxDiagnostics.of(ls).schedule(params.text_document.uri, project, rel)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AgentLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        SyntaxDiagnostics.of(ls).clear(params.text_document.uri)
         found = ls.locate(params.text_document.uri)
         if found is None:
             return
