@@ -135,7 +135,15 @@ export interface AgentRunParams {
   mode?: Mode;
   approval?: Approval;
   maxSteps?: number;
-  context?: { uri: string; range?: Range };
+  /** `diagnostics`: the LSP diagnostics an "Agent: Fix this" code action carries */
+  context?: { uri: string; range?: Range; diagnostics?: RunDiagnostic[] };
+}
+
+/** A diagnostic in a run's context (LSP `Diagnostic`; only these fields are read). */
+export interface RunDiagnostic {
+  range: Range;
+  message: string;
+  source?: string;
 }
 
 export interface AgentStatusResult {

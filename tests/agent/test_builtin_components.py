@@ -191,3 +191,12 @@ async def test_editor_context_is_offered(run_agent: RunAgent) -> None:
         assert "main():\n    return 1" in text
     plain = await run_agent([plan()])
     assert "started this run from" not in plain.model.turns[0].text()
+
+
+async def test_editor_context_names_the_problems_reported_there(run_agent: RunAgent) -> None:
+    problem = "line 3 (0-based 2:4–2:9), agentls: syntax error near 'x +'"
+    ctx = EditorContext("src/app.py", ((2, 0), (3, 0)), "    x +\n", (problem,))
+    out = await run_agent([plan("t"), finish(), plan()], context=ctx)
+    assert f"The editor reports these problems there:\n- {problem}" in out.model.turns[0].text()
+    plain = await run_agent([plan()], context=EditorContext("src/app.py"))
+    assert "problems" not in plain.model.turns[0].text()

@@ -42,11 +42,13 @@ class InvalidTransition(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class EditorContext:
     """Where the user started the run: a workspace-relative path, the selection's range
-    ((line, character), (line, character)), 0-based, and the selected text."""
+    ((line, character), (line, character)), 0-based, the selected text, and the problems
+    the editor reported there (e.g. a diagnostic the user asked to fix), one line each."""
 
     path: str
     range: tuple[tuple[int, int], tuple[int, int]] | None = None
     text: str | None = None
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

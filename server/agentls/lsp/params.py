@@ -123,3 +123,27 @@ def lsp_range(value: Any, where: str, method: str) -> tuple[tuple[int, int], tup
     if end < start:
         raise AgentRequestError(f"{method}: '{where}' ends before it starts", where)
     return start, end
+
+
+#: Diagnostics of an `agent/run` context kept for the model (the rest are dropped).
+MAX_CONTEXT_DIAGNOSTICS = 10
+
+
+def diagnostic_lines(value: Any, where: str, method: str) -> tuple[str, ...]:
+    """LSP Diagnostics (`[{range, message, source?}]`) → one line each for the model:
+    `line 4 (0-based 3:8–4:16), agentls: syntax error near 'if x'`."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise AgentRequestError(f"{method}: '{where}' must be a list of diagnostics", where)
+    out = []
+    for i, item in enumerate(value[:MAX_CONTEXT_DIAGNOSTICS]):
+        field = f"{where}[{i}]"
+        if not isinstance(item, dict):
+            raise AgentRequestError(f"{method}: '{field}' must be a diagnostic object", field)
+        (l1, c1), (l2, c2) = lsp_range(item.get("range"), f"{field}.range", method)
+        message = text(item, "message", f"{method} {field}", required=True) or ""
+        source = text(item, "source", f"{method} {field}")
+        where_ = f"line {l1 + 1}" if l1 == l2 else f"lines {l1 + 1}–{l2 + 1}"
+        out.append(f"{where_} (0-based {l1}:{c1}–{l2}:{c2}), {source or 'the editor'}: {message}")
+    return tuple(out)

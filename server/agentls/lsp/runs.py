@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from agentls.agent.agent import Agent, EditorContext, RunEvent, RunSettings
 from agentls.llm.base import ChatModel
 from agentls.lsp.models import ModelCache
-from agentls.lsp.params import AgentRequestError, lsp_range, request_failed
+from agentls.lsp.params import AgentRequestError, diagnostic_lines, lsp_range, request_failed
 from agentls.lsp.proposals import ProposalBridge
 from agentls.lsp.run_reporter import RunReporter
 from agentls.lsp.toolbox import Toolbox
@@ -93,9 +93,10 @@ class RunManager:
             )
         return next(iter(self.server.projects.values())), None
 
-    def editor_context(self, project: Project, rel: str, rng: Range | None = None) -> EditorContext:
+    def editor_context(self, project: Project, rel: str, rng: Range | None = None, problems: tuple[str, ...] = ()) -> EditorContext:
         """Where a run starts from: the path, the range and the selected text (from the
-        open buffer, else the disk); no text when the range is empty or out of the file."""
+        open buffer, else the disk; no text when the range is empty or out of the file),
+        and the problems reported there."""
         text = None
         data = project.workspace.read_bytes(rel) if rng is not None else None
         if data is not None and rng is not None:
@@ -103,7 +104,7 @@ class RunManager:
             start, end = lines.offset(*rng[0]), lines.offset(*rng[1])
             if start is not None and end is not None and end > start:
                 text = data[start:end].decode("utf-8", "replace")
-        return EditorContext(rel, rng, text)
+        return EditorContext(rel, rng, text, problems)
 
     def _context(self, project: Project, context: Mapping[str, Any]) -> EditorContext:
         """An `agent/run`-shaped context `{uri, range?}` (LSP range) → EditorContext."""
@@ -116,7 +117,8 @@ class RunManager:
         rng = context.get("range")
         if rng is not None and not isinstance(rng, tuple):
             rng = lsp_range(rng, "context.range", "agent/run")
-        return self.editor_context(project, found[1], rng)
+        problems = diagnostic_lines(context.get("diagnostics"), "context.diagnostics", "agent/run")
+        return self.editor_context(project, found[1], rng, problems)
 
     # --- starting ------------------------------------------------------------------------
     def start(

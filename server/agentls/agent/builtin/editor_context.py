@@ -1,4 +1,5 @@
-"""The editor context: the file, selection range and selected text the run started from.
+"""The editor context: the file, selection range and selected text the run started from,
+and the problems (diagnostics) the editor reported there.
 
 Offered on every turn as a user message (lines shown 1-based for people, with the 0-based
 range beside them). Nothing when the run did not start from an editor.
@@ -14,6 +15,7 @@ from agentls.agent.protocols import MessageProvider
 from agentls.llm.base import Message
 
 MAX_SELECTION_CHARS = 8000
+MAX_PROBLEMS = 10
 
 
 class EditorContextComponent(MessageProvider):
@@ -37,4 +39,6 @@ class EditorContextComponent(MessageProvider):
             if len(selection) > MAX_SELECTION_CHARS:
                 selection = selection[:MAX_SELECTION_CHARS] + "\n…[selection cut]"
             text += f"\nThe selected text:\n```\n{selection}\n```"
+        if ctx.problems:
+            text += "\nThe editor reports these problems there:\n" + "\n".join(f"- {p}" for p in ctx.problems[:MAX_PROBLEMS])
         yield {"role": "user", "content": text}

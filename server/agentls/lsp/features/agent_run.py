@@ -1,7 +1,9 @@
-"""`agent/run {goal, mode?, approval?, maxSteps?, context?: {uri, range?}}` → `{runId}`.
+"""`agent/run {goal, mode?, approval?, maxSteps?, context?: {uri, range?, diagnostics?}}` →
+`{runId}`.
 
 The run goes on in the background (RunManager); `context.uri` picks the workspace folder
-and the editor context (path, range, selected text), else the first folder is used. A
+and the editor context (path, range, selected text, and the diagnostics a "Fix this"
+code action carries), else the first folder is used. A
 `workDoneToken` in the params is used for the run's progress. Bad params → JSON-RPC
 -32602 naming the field; no workspace folder → -32803. `start_from_params` is shared with
 the `agentls.agent.run` command (execute_command.py).
@@ -12,7 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from agentls.agent.run import EditorContext
-from agentls.lsp.params import AgentRequestError, choice, fields, integer, lsp_range, text
+from agentls.lsp.params import (
+    AgentRequestError,
+    choice,
+    diagnostic_lines,
+    fields,
+    integer,
+    lsp_range,
+    text,
+)
 from agentls.lsp.runs import APPROVALS, MAX_STEPS_LIMIT, RunManager
 from agentls.lsp.server import AgentLanguageServer
 from agentls.tools.permissions import MODES
@@ -39,7 +49,8 @@ async def start_from_params(ls: AgentLanguageServer, params: Any) -> dict[str, A
         project, rel = manager.project_for(uri)
         rng = context.get("range")
         rng = lsp_range(rng, "context.range", METHOD) if rng is not None else None
-        editor = manager.editor_context(project, rel or "", rng)
+        problems = diagnostic_lines(context.get("diagnostics"), "context.diagnostics", METHOD)
+        editor = manager.editor_context(project, rel or "", rng, problems)
     token = data.get("workDoneToken")
     run_id = manager.start(project, goal, mode, approval, max_steps, editor, progress_token=token)
     return {"runId": run_id}

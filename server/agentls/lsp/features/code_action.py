@@ -1,10 +1,17 @@
 """`textDocument/codeAction`: agent actions on the selection — explain, fix, write tests,
-refactor. Each is a command (`agentls.agent.run`) that starts an agent run with the file
-and the selection as its editor context; nothing runs until the user picks one.
+refactor — and "Agent: Fix this" on each diagnostic in the request's context (ours, the
+syntax errors of diagnostics.py, or any other server's). Each is a command
+(`agentls.agent.run`) that starts an agent run with the file and the selection as its
+editor context — for "Fix this", the diagnostic's lines and the diagnostic itself
+(`context.diagnostics`), which the action also names in its `diagnostics`; nothing runs
+until the user picks one.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from lsprotocol import converters
 from lsprotocol import types as lsp
 
 from agentls.lsp.server import AgentLanguageServer
@@ -18,6 +25,33 @@ ACTIONS: list[tuple[str, lsp.CodeActionKind | None, str]] = [
     ("Agent: Write tests for this code", lsp.CodeActionKind.Source, "Write tests for the selected code in {path} (lines {first}-{last}). Read it and the project's existing tests, propose a test file, then finish."),
     ("Agent: Refactor this code", lsp.CodeActionKind.RefactorRewrite, "Refactor the selected code in {path} (lines {first}-{last}) for clarity without changing behaviour. Read it, propose the edit, then finish with what you changed."),
 ]
+
+
+FIX_THIS = "Agent: Fix this"
+FIX_GOAL = "Fix this problem in {path} at line {line}: {message}. Read the code around it, propose the edit, then finish with what you changed."
+#: "Fix this" actions offered per request at most (one per diagnostic in the context).
+MAX_FIX_ACTIONS = 3
+
+
+def _range(rng: lsp.Range) -> dict[str, Any]:
+    return {"start": {"line": rng.start.line, "character": rng.start.character}, "end": {"line": rng.end.line, "character": rng.end.character}}
+
+
+def fix_this(uri: str, rel: str, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+    """One "Agent: Fix this" per diagnostic: the run's context is the diagnostic's whole
+    lines (so the model sees them) and the diagnostic itself."""
+    out = []
+    many = len(diagnostics) > 1
+    for diag in diagnostics[:MAX_FIX_ACTIONS]:
+        first = diag.message.strip().split("\n")[0]
+        title = f"{FIX_THIS}: {first[:60]}" if many else FIX_THIS
+        source = f" ({diag.source})" if diag.source else ""
+        goal = FIX_GOAL.format(path=rel, line=diag.range.start.line + 1, message=f"{first}{source}")
+        lines = lsp.Range(start=lsp.Position(line=diag.range.start.line, character=0), end=lsp.Position(line=diag.range.end.line + 1, character=0))
+        context = {"uri": uri, "range": _range(lines), "diagnostics": [converters.get_converter().unstructure(diag, lsp.Diagnostic)]}
+        command = lsp.Command(title=title, command=RUN_COMMAND, arguments=[{"goal": goal, "context": context}])
+        out.append(lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], command=command))
+    return out
 
 
 def _within(kind: lsp.CodeActionKind, wanted: lsp.CodeActionKind | str) -> bool:
@@ -36,13 +70,15 @@ def register(server: AgentLanguageServer) -> None:
             return None
         _, rel = found
         rng = params.range
-        problems = "; ".join(d.message for d in (params.context.diagnostics or [])[:3]) if params.context else ""
+        diagnostics = list(params.context.diagnostics or []) if params.context else []
+        problems = "; ".join(d.message for d in diagnostics[:3])
         wanted = params.context.only if params.context and params.context.only else None
-        out = []
+        quickfix = not wanted or any(_within(lsp.CodeActionKind.QuickFix, w) for w in wanted)
+        out = fix_this(params.text_document.uri, rel, diagnostics) if quickfix else []
         for title, kind, template in ACTIONS:
             if wanted and (kind is None or not any(_within(kind, w) for w in wanted)):
                 continue
             goal = template.format(path=rel, first=rng.start.line + 1, last=rng.end.line + 1, problems=f": {problems}" if problems else "")
-            argument = {"goal": goal, "context": {"uri": params.text_document.uri, "range": {"start": {"line": rng.start.line, "character": rng.start.character}, "end": {"line": rng.end.line, "character": rng.end.character}}}}
+            argument = {"goal": goal, "context": {"uri": params.text_document.uri, "range": _range(rng)}}
             out.append(lsp.CodeAction(title=title, kind=kind, command=lsp.Command(title=title, command=RUN_COMMAND, arguments=[argument])))
         return out

@@ -1,5 +1,5 @@
 """`workspace/executeCommand`: `agentls.agent.run {goal, mode?, approval?, maxSteps?,
-context?: {uri, range?}}` starts an agent run (what the code actions run) → `{runId}`;
+context?: {uri, range?, diagnostics?}}` starts an agent run (what the code actions run) → `{runId}`;
 `agentls.agent.cancel {runId}` cancels one. The same as `agent/run` / `agent/cancel`
 for clients that only speak standard LSP.
 """
