@@ -122,3 +122,30 @@ def test_a_rejection_on_the_terminal_reaches_the_model_with_its_comment(tmp_path
     recorded = [json.loads(line) for line in record.read_text("utf-8").splitlines()]
     after_edit = json.dumps(recorded[2]["request"])
     assert "rejected" in after_edit and "use snake_case" in after_edit
+
+
+def test_an_unconfined_shell_is_said_once_on_stderr_and_in_the_trace(tmp_path: Path) -> None:
+    """shellSandbox "none" (the user's choice): the run states it once on its progress
+    stream and in .agentls/runs/<runId>.json; its commands report sandbox none."""
+    root = _workspace(tmp_path)
+    script = [
+        {"content": '["List the files"]'},
+        _call("run_command", {"command": "ls"}, 1),
+        _call("finish", {"summary": "listed"}, 2),
+        {"content": "[]"},
+    ]
+    settings = json.dumps({"shellSandbox": "none"})
+    with FakeOpenAIServer(script) as server:
+        proc = subprocess.run(
+            [*CLI, "List the files", "--workspace", str(root), "--model", "openai:m", "--base-url", server.base_url,
+             "--mode", "ci", "--settings", settings, "--json"],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("WITHOUT an OS sandbox") == 1
+    run_id = json.loads(proc.stdout)["runId"]
+    trace = json.loads((root / ".agentls" / "runs" / f"{run_id}.json").read_text("utf-8"))
+    notices = [e for e in trace["events"] if "WITHOUT an OS sandbox" in str(e.get("notice"))]
+    assert len(notices) == 1
+    tool_msg = next(m for m in server.requests[2]["messages"] if m["role"] == "tool")
+    assert '"sandbox": "none"' in tool_msg["content"] or '"sandbox":"none"' in tool_msg["content"]
