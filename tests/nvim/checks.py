@@ -140,3 +140,69 @@ def error_reply(code: int) -> Check:
         assert error.get("code") == code, f"expected a JSON-RPC error {code}: {show(record)}"
 
     return check
+
+
+def edits_of(result: Any) -> list[tuple[str, dict[str, Any]]]:
+    """(uri, TextEdit) of a WorkspaceEdit, from `documentChanges` or `changes`."""
+    if not isinstance(result, dict):
+        return []
+    found = []
+    for change in result.get("documentChanges") or []:
+        found += [(change["textDocument"]["uri"], e) for e in change.get("edits") or []]
+    for uri, edits in (result.get("changes") or {}).items():
+        found += [(uri, e) for e in edits]
+    return found
+
+
+def prepared(rel: str, needle: str, offset: int, placeholder: str) -> Check:
+    """prepareRename answers the name's range at `needle` (+ offset) and the placeholder."""
+
+    def check(s: Session, record: dict[str, Any]) -> None:
+        result = answered(s, record)
+        assert isinstance(result, dict) and "range" in result, f"no range: {show(record)}"
+        start = result["range"]["start"]
+        assert (start["line"], start["character"]) == s.find(rel, needle, offset), show(record)
+        assert result.get("placeholder") == placeholder, show(record)
+
+    return check
+
+
+def renames_references(references_step: str, old: str, new: str) -> Check:
+    """The rename's edits are exactly the places `references_step` found that spell `old`
+    (an alias's uses are its own name), each replaced by `new`."""
+
+    def check(s: Session, record: dict[str, Any]) -> None:
+        result = answered(s, record)
+        got = sorted((s.relative(uri), e["range"]["start"]["line"], e["range"]["start"]["character"]) for uri, e in edits_of(result))
+        assert got, f"no edits: {show(record)}"
+        assert {e["newText"] for _, e in edits_of(result)} == {new}, show(record)
+        refs = locations(s, answered(s, s.step(references_step)))
+        spelled = sorted(r for r in refs if s.lines(r[0])[r[1]][r[2]:].startswith(old))
+        assert got == spelled, f"rename edits {got}; the references spelling {old!r}: {spelled}"
+
+    return check
+
+
+def refused(code: int, fragment: str) -> Check:
+    """An error reply with this code whose message says `fragment`."""
+
+    def check(s: Session, record: dict[str, Any]) -> None:
+        error_reply(code)(s, record)
+        assert fragment in (record.get("error") or {}).get("message", ""), show(record)
+
+    return check
+
+
+def syntax_errors(rel: str, needles: list[str]) -> Check:
+    """The diagnostics last published for `rel` are our syntax errors, one on each needle's
+    line (empty needles: cleared)."""
+
+    def check(s: Session, record: dict[str, Any]) -> None:
+        published = {s.relative(uri): p for uri, p in (record.get("published") or {}).items()}
+        assert rel in published, f"nothing published for {rel}: {sorted(published)}"
+        diagnostics = published[rel].get("diagnostics") or []
+        lines = [d["range"]["start"]["line"] for d in diagnostics]
+        assert lines == [s.find(rel, n)[0] for n in needles], f"diagnostics of {rel}: {diagnostics}"
+        assert all(d.get("source") == "agentls" for d in diagnostics), diagnostics
+
+    return check

@@ -17,6 +17,7 @@
 --       it; the character is converted to UTF-16 with vim.str_utfindex.
 --   {kind="edit", file=F, start=S, stop=E, lines={...}}  nvim_buf_set_lines (nvim sends didChange)
 --   {kind="wait", ms=N}                                   let timers (didChange debounce) fire
+--   {kind="diagnostics"}     a copy of the diagnostics published so far (uri -> last params)
 --
 -- This script asserts nothing about answers: it records them (results.json), and the pytest
 -- wrapper judges. It exits 1 only when the session itself broke (no initialize, a Lua error).
@@ -37,6 +38,7 @@ local out = {
   messages = {},
   did_change = {},
   buffers = {},
+  diagnostics = vim.empty_dict(),
 }
 
 local function read_json(path)
@@ -133,6 +135,9 @@ local kinds = {
     vim.wait(step.ms, function() return false end, 10)
     return {}
   end,
+  diagnostics = function()
+    return { published = vim.deepcopy(out.diagnostics) }
+  end,
 }
 
 local ok, err = pcall(function()
@@ -146,6 +151,10 @@ local ok, err = pcall(function()
       ['$/progress'] = function(e, result, ctx, config)
         table.insert(out.progress, result.value and result.value.kind or vim.NIL)
         return vim.lsp.handlers['$/progress'](e, result, ctx, config)
+      end,
+      ['textDocument/publishDiagnostics'] = function(e, result, ctx, config)
+        out.diagnostics[result.uri] = result
+        return vim.lsp.handlers['textDocument/publishDiagnostics'](e, result, ctx, config)
       end,
       ['window/logMessage'] = function(_, result)
         table.insert(out.messages, { type = result.type, message = result.message })

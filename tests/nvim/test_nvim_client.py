@@ -3,7 +3,8 @@
 One Neovim session per module runs the steps of `plan()` through client.lua on a copy of
 the sample workspace: definition, references, hover, document and workspace symbols, an
 incremental edit through the buffer, then requests the server must answer with nothing
-while it keeps serving. The tests judge the recorded results, one row per step
+while it keeps serving, then prepareRename/rename and the syntax diagnostics of a buffer
+broken and fixed. The tests judge the recorded results, one row per step
 (`EXPECTATIONS`), plus the session as a whole. Lines and characters are 0-based, UTF-16.
 Must not know: the server's internals (only what an editor sees on the wire).
 """
@@ -26,6 +27,10 @@ from tests.nvim.checks import (
     lands_on,
     markdown,
     outline,
+    prepared,
+    refused,
+    renames_references,
+    syntax_errors,
 )
 from tests.nvim.session import Session, run_session
 
@@ -49,6 +54,7 @@ def plan(outside: str) -> list[dict[str, Any]]:
     """What Neovim does, in order (the step kinds are documented in client.lua)."""
     cart = ["cart = Cart()", "Cart"]
     f_call = ["return f()", "f"]
+    pwt = ["def price_with_tax", "price_with_tax"]
     with_declaration = {"context": {"includeDeclaration": True}}
     return [
         # The first request also waits for the background index (the server waits <= 30 s).
@@ -102,6 +108,17 @@ def plan(outside: str) -> list[dict[str, Any]]:
         # Params lsprotocol rejects (no position): JSON-RPC wants an InvalidParams reply.
         request("invalid_params", "textDocument/hover", "app.py", timeout_ms=2000),
         request("follow_up", "textDocument/hover", "app.py", at=cart),
+        # Rename: the same places references found (not the alias's uses), and a refusal.
+        request("prepare_rename", "textDocument/prepareRename", "src/shop/pricing.py", at=pwt),
+        request("rename", "textDocument/rename", "src/shop/pricing.py", at=pwt, params={"newName": "price_incl_tax"}),
+        request("rename_refused", "textDocument/rename", "src/shop/cart.py", at=["count = len", "len"], params={"newName": "size"}),
+        # Syntax diagnostics follow the buffer: shown after a broken line, cleared when fixed.
+        {"kind": "edit", "name": "break_syntax", "file": "app.py", "start": -1, "stop": -1, "lines": ["def broken(:"]},
+        {"kind": "wait", "name": "diagnostics_debounce", "ms": 1500},
+        {"kind": "diagnostics", "name": "syntax_error_shown"},
+        {"kind": "edit", "name": "fix_syntax", "file": "app.py", "start": -2, "stop": -1, "lines": ["def broken():", "    pass"]},
+        {"kind": "wait", "name": "diagnostics_debounce_again", "ms": 1500},
+        {"kind": "diagnostics", "name": "syntax_error_cleared"},
     ]
 
 
@@ -129,6 +146,11 @@ EXPECTATIONS: dict[str, Check] = {
     "references_outside": empty(),
     "invalid_params": error_reply(-32602),
     "follow_up": markdown("class Cart"),
+    "prepare_rename": prepared("src/shop/pricing.py", "def price_with_tax", len("def "), "price_with_tax"),
+    "rename": renames_references("references", "price_with_tax", "price_incl_tax"),
+    "rename_refused": refused(-32803, "'len' is defined outside the workspace"),
+    "syntax_error_shown": syntax_errors("app.py", ["def broken("]),
+    "syntax_error_cleared": syntax_errors("app.py", []),
 }
 KNOWN_FAILURES: dict[str, str] = {}
 
