@@ -86,9 +86,30 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
     assert "read_file" in offered and "replace_symbol" in offered and "finish" in offered
     assert "git_commit" not in offered and "web_fetch" not in offered
     assert "write_file" not in offered  # only for goals about a new file
+    # code navigation only when the goal asks where something is or who uses it
+    assert not {"parse_ast", "dependency_graph", "find_references", "find_symbol_definition"} & set(offered)
     text = out.acting()[0].text()
     assert "You have already read src/app.py" in text and "def main():\n    return 1" in text
     assert "src/app.py\n  def main()" in text  # the repo map
+
+
+@pytest.mark.parametrize(
+    ("goal", "wanted"),
+    [
+        ("Who calls parse_port?", {"find_references"}),
+        ("In which file is the function send_email defined?", {"find_symbol_definition"}),
+        ("Rename calc_total to compute_total everywhere", {"find_references"}),
+        ("Show the imports graph of the project", {"dependency_graph"}),
+        ("Check the syntax of app.py", {"parse_ast"}),
+        ("Change TIMEOUT in config.py to 60", set()),
+    ],
+)
+async def test_a_small_model_gets_code_navigation_when_the_goal_asks(
+    run_agent: RunAgent, goal: str, wanted: set[str]
+) -> None:
+    out = await run_agent([finish("ok"), plan()], goal=goal, settings=AUTO, small=True)
+    nav = {"parse_ast", "dependency_graph", "find_references", "find_symbol_definition"}
+    assert nav & set(out.acting()[0].tools) == wanted
 
 
 def test_named_files() -> None:

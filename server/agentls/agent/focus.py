@@ -5,7 +5,8 @@ itself as its one task (the loop skips planning: a small model's plans split a f
 read/read/edit tasks whose later ones undid it), and is offered per turn only the tools of the core categories (reading, searching and
 editing files, code navigation and symbol edits) plus any tool a word of the goal names
 (`git`, `commit`, `test`, `memory`, …); `finish` and other non-tool commands always;
-`write_file` only when the goal speaks of a new file or of writing one. Fewer
+`write_file` only when the goal speaks of a new file or of writing one, the code-navigation
+tools only when it asks where something is, who calls it, or about syntax or imports. Fewer
 tools mean a shorter prompt, a smaller grammar and fewer wrong picks.
 Must not know: particular tools, the loop's internals, models' classes, LSP.
 """
@@ -20,7 +21,16 @@ from agentls.agent.command import Command
 CORE_CATEGORIES = frozenset({"filesystem", "code"})
 #: Core tools held back unless the goal uses one of these words: a small model reaches
 #: for write_file to change a file, and rewrites it whole.
-ONLY_WHEN_ASKED = {"write_file": frozenset({"new", "create", "write"})}
+ONLY_WHEN_ASKED = {
+    "write_file": frozenset({"new", "create", "write"}),
+    # Code tools a small model otherwise calls in list order before it answers (the 1.5B
+    # ran parse_ast → find_symbol_definition → find_references on every question, ~20 s a
+    # turn, though the named file was already in its prompt): offered when the goal asks.
+    "parse_ast": frozenset({"ast", "syntax", "parse", "tree", "outline", "structure"}),
+    "dependency_graph": frozenset({"graph", "dependency", "dependencie", "depend", "import", "module"}),
+    "find_references": frozenset({"caller", "call", "called", "use", "used", "usage", "reference", "where", "every", "everywhere"}),
+    "find_symbol_definition": frozenset({"where", "defined", "define", "definition", "which", "locate"}),
+}
 #: Name parts too generic to say a goal wants that tool.
 _GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit"})
 
@@ -30,7 +40,10 @@ def is_small(model: Any) -> bool:
 
 
 def _words(goal: str) -> set[str]:
-    words = set(re.findall(r"[a-z]+", goal.lower()))
+    """The goal's plain words, lowercased, with singular forms; not the parts of code names
+    (`parse_port` does not ask for parse_ast)."""
+    tokens = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", goal)
+    words = {t.lower() for t in tokens if "_" not in t and not re.search(r"[a-z][A-Z]", t)}
     return words | {w[:-1] for w in words if w.endswith("s")}
 
 
