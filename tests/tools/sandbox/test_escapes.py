@@ -202,13 +202,19 @@ def host_process() -> Iterator[subprocess.Popen[bytes]]:
         proc.wait()
 
 
-def test_other_processes_are_out_of_reach(run: Run, host_process: subprocess.Popen[bytes]) -> None:
+def test_other_processes_are_out_of_reach(
+    run: Run, backend: SandboxConfig, host_process: subprocess.Popen[bytes]
+) -> None:
     pid = host_process.pid
     result = run(
         f"cat /proc/{pid}/environ; ls /proc/{pid}/root/ /proc/{pid}/cwd/; "
-        f"cat /proc/{pid}/root/proc/self/environ; kill -9 {pid}; kill -STOP {pid}; echo done"
+        f"cat /proc/{pid}/root/proc/self/environ; kill -9 {pid}; kill -STOP {pid}; "
+        "echo PIDS; ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' '; cat /proc/*/cmdline | tr '\\0' ' '"
     )
     assert "TOP-SECRET-ENV" not in output(result)
+    if backend.kind == "bubblewrap" or os.geteuid() == 0:  # Landlock: own PID namespace as root
+        listed = result.stdout.split("PIDS\n", 1)[1]
+        assert str(pid) not in listed.split() and "sleep 60" not in listed, listed
     assert host_process.poll() is None, "the sandboxed command killed a process outside"
     with open(f"/proc/{pid}/stat") as fh:
         assert fh.read().split(") ")[1][0] != "T", "the sandboxed command stopped a process outside"

@@ -2,9 +2,10 @@
 SPEC -- ARGV...`), it confines its own process and then execs the command.
 
 Confinement is applied here, in the child, not in agentls (a Landlock domain is for
-life) and not in a `preexec_fn` (unsafe with threads). In order: a new network namespace
-when the network is off and we are root (nothing at all reachable, loopback included);
-every capability dropped for good (bounding set, ambient set, and the securebits that
+life) and not in a `preexec_fn` (unsafe with threads). In order, as root: a new network
+namespace when the network is off (nothing at all reachable, loopback included), new PID
+and mount namespaces with their own /proc (no other process visible; this launcher stays
+outside and passes the exit status on); then always: every capability dropped for good (bounding set, ambient set, and the securebits that
 stop root from regaining them on exec); then the Landlock ruleset — which also sets
 no_new_privs, so setuid binaries gain nothing — allowing only the paths in SPEC, no TCP
 bind/connect unless the network is allowed, no signals or abstract sockets outside the
@@ -17,11 +18,16 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import signal
 import sys
 from typing import Any
 
 EXIT_REFUSED = 126
+CLONE_NEWNS = 0x00020000
+CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
+MS_REC, MS_PRIVATE = 0x4000, 0x40000
 PR_CAPBSET_DROP = 24
 PR_SET_SECUREBITS = 28
 PR_CAP_AMBIENT = 47
@@ -98,9 +104,40 @@ def apply_landlock(spec: dict[str, Any]) -> None:
     ruleset.apply()
 
 
+def _wait_and_exit(pid: int) -> None:
+    """The launcher outside the new PID namespace: pass the command's status on."""
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: os.kill(pid, signal.SIGKILL))
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except ChildProcessError:
+            os._exit(EXIT_REFUSED)
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def isolate_processes() -> None:
+    """As root: a new PID namespace with its own /proc (a new mount namespace), so the
+    command sees no process outside it; the command runs as its PID 1, and when it
+    exits everything it left behind dies with it."""
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID), "new PID and mount namespaces")
+    pid = os.fork()
+    if pid:
+        _wait_and_exit(pid)
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "private mounts")
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _check(_libc.mount(b"proc", b"/proc", b"proc", flags, None), "a new /proc")
+
+
 def launch(spec: dict[str, Any], argv: list[str]) -> None:
-    if not spec.get("network") and os.geteuid() == 0:
-        _check(_libc.unshare(CLONE_NEWNET), "new network namespace")
+    if os.geteuid() == 0:  # what needs privileges first, then every privilege dropped
+        if not spec.get("network"):
+            _check(_libc.unshare(CLONE_NEWNET), "new network namespace")
+        isolate_processes()
     drop_capabilities()
     apply_landlock(spec)
     try:
