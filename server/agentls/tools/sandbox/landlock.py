@@ -6,8 +6,9 @@ workspace), the ones it may write (the workspace or its scratch copy, a private 
 a few device files — then execs the command. Landlock ABI ≥ 4 also refuses TCP
 bind/connect when the network is off (UDP is not covered by Landlock; as root the child
 gets a new, empty network namespace as well); ABI ≥ 6 keeps signals and abstract
-sockets inside the sandbox. Other processes stay visible in /proc, but Landlock's
-ptrace rule keeps their memory, environment and root folder out of reach.
+sockets inside the sandbox. As root the command also gets its own PID namespace and
+/proc; otherwise other processes stay listed in /proc, but Landlock's ptrace rule keeps
+their memory, environment and root folder out of reach.
 Must not know: tools, the agent, LSP, what the command is.
 """
 
