@@ -332,8 +332,8 @@ def test_overlay_runs_in_a_scratch_copy(kind: str, tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[:3] == ["new", "created", "shared"]
     assert result.scratch
-    if kind == "bubblewrap":  # the copy is mounted at the workspace's own path
-        assert lines[3] == str(ws.resolve())
+    if kind == "bubblewrap" or (kind == "landlock" and os.geteuid() == 0):
+        assert lines[3] == str(ws.resolve())  # the copy is mounted at the workspace's path
     assert (ws / "a.txt").read_text() == "old\n"
     assert not (ws / "pkg").exists() and not (ws / "c.txt").exists()
 
@@ -369,3 +369,17 @@ def test_network_is_cut_only_under_bubblewrap(kind: str, tmp_path: Path) -> None
         )
     assert (result.exit_code == 0) is (kind == "none")
     assert allowed.exit_code == 0
+
+
+@pytest.mark.parametrize("kind", KINDS[:2])
+def test_in_a_scratch_copy_the_shared_folders_stay_read_only(kind: str, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".venv").mkdir(parents=True)
+    (ws / ".git").mkdir()
+    script = "echo x > .venv/injected; echo x > .git/injected; echo x > mine.txt; cat mine.txt"
+    result = run_process(script, ws, 10, sandbox_ctx(ws, kind), overlay={})
+    assert result.stdout == "x\n" and result.scratch
+    assert sorted(p.name for p in ws.rglob("*")) == [".git", ".venv"]
+    writable = SandboxConfig(kind=kind, writable_shared=True)  # type: ignore[arg-type]
+    run_process(script, ws, 10, sandbox_ctx(ws, kind), overlay={}, config=writable)
+    assert (ws / ".venv" / "injected").exists() and not (ws / ".git" / "injected").exists()

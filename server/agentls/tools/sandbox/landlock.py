@@ -72,8 +72,11 @@ def landlock_argv(
     *,
     network: bool,
     path_var: str | None = None,
+    binds: Sequence[tuple[Path, Path, bool]] = (),
+    cwd: Path | None = None,
 ) -> list[str]:
-    """The launcher's argv up to and including `--`."""
+    """The launcher's argv up to and including `--`. `binds` (source, target, writable),
+    root only: mounted in the command's own mount namespace, then `cwd` is entered."""
     view = host_view(path_var, exclude=tuple(str(p) for p in (workspace, *writable)))
     read = [*readable_paths(view), *(d for d in KERNEL_DIRS if os.path.isdir(d)), str(workspace)]
     resolv = os.path.realpath("/etc/resolv.conf")
@@ -84,6 +87,8 @@ def landlock_argv(
         "write": [str(p) for p in (*writable, home)],
         "devices": [d for d in DEVICES if os.path.exists(d)],
         "network": network,
+        "binds": [[str(src), str(dst), writable] for src, dst, writable in binds],
+        "cwd": str(cwd) if cwd is not None else None,
     }
     return [sys.executable, "-I", CHILD, json.dumps(spec), "--"]
 

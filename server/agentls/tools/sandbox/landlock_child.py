@@ -27,6 +27,7 @@ CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
+MS_RDONLY, MS_REMOUNT, MS_BIND = 0x1, 0x20, 0x1000
 MS_REC, MS_PRIVATE = 0x4000, 0x40000
 PR_CAPBSET_DROP = 24
 PR_SET_SECUREBITS = 28
@@ -133,11 +134,27 @@ def isolate_processes() -> None:
     _check(_libc.mount(b"proc", b"/proc", b"proc", flags, None), "a new /proc")
 
 
+def bind_mounts(binds: list[list[Any]]) -> None:
+    """A scratch copy mounted at the workspace's own path (as under bubblewrap), shared
+    folders of the real workspace inside it, read-only unless marked writable."""
+    for source, target, writable in binds:
+        src, dst = os.fsencode(source), os.fsencode(target)
+        _check(_libc.mount(src, dst, None, MS_BIND | MS_REC, None), f"binding {target}")
+        if not writable:
+            flags = MS_BIND | MS_REMOUNT | MS_RDONLY
+            _check(_libc.mount(None, dst, None, flags, None), f"read-only {target}")
+
+
 def launch(spec: dict[str, Any], argv: list[str]) -> None:
     if os.geteuid() == 0:  # what needs privileges first, then every privilege dropped
         if not spec.get("network"):
             _check(_libc.unshare(CLONE_NEWNET), "new network namespace")
         isolate_processes()
+        bind_mounts(spec.get("binds") or [])
+        if spec.get("cwd"):
+            os.chdir(spec["cwd"])  # the same path, now seen through the mounts
+    elif spec.get("binds"):
+        raise OSError("bind mounts need root")
     drop_capabilities()
     apply_landlock(spec)
     try:

@@ -2,9 +2,9 @@
 scratch copy of it, with a scrubbed environment, a timeout, cancellation and capped
 output (the process tree is killed; see process_tree.py).
 
-A scratch copy is mounted *at the workspace's own path* under bubblewrap, so absolute
-paths (virtualenv scripts, editable installs) resolve into the copy; the other backends
-run it at its temp path. With `keep_changes` the result carries what the command
+A scratch copy is mounted *at the workspace's own path* under bubblewrap (and under
+Landlock as root), so absolute paths (virtualenv scripts, editable installs) resolve
+into the copy; otherwise the command runs at the copy's temp path. With `keep_changes` the result carries what the command
 changed in the copy (for a proposal); the real workspace stays untouched either way.
 Must not know: any particular tool, the agent, LSP.
 """
@@ -74,7 +74,22 @@ def _confined_argv(
     writable = [source]
     if config.writable_shared:
         writable += [root / rel for rel in shared if rel != ".git"]
-    return landlock_argv(root, writable, Path(home), network=config.network, path_var=path_var)
+    binds: list[tuple[Path, Path, bool]] = []
+    if source != root and _mounts_at_root(config):
+        binds = [
+            (root / rel, source / rel, config.writable_shared and rel != ".git") for rel in shared
+        ]
+        binds.append((source, root, True))
+    return landlock_argv(
+        root, writable, Path(home), network=config.network, path_var=path_var,
+        binds=binds, cwd=cwd if binds else None,
+    )  # fmt: skip
+
+
+def _mounts_at_root(config: SandboxConfig) -> bool:
+    """Whether a scratch copy is mounted at the workspace's own path: under bubblewrap,
+    and under Landlock as root (its launcher has a mount namespace then)."""
+    return config.kind == "bubblewrap" or (config.kind == "landlock" and os.geteuid() == 0)
 
 
 def run_process(
@@ -111,9 +126,10 @@ def run_process(
     try:
         source, run_cwd, shared = root, real_cwd, []
         if use_scratch:
-            scratch = make_scratch(root, overlay or {}, link_shared=config.kind != "bubblewrap")
+            at_root = _mounts_at_root(config)
+            scratch = make_scratch(root, overlay or {}, link_shared=not at_root)
             source, shared = scratch.copy, scratch.shared
-            if config.kind != "bubblewrap":
+            if not at_root:
                 run_cwd = source / real_cwd.relative_to(root)
         if config.kind == "none":
             env = scrubbed_env(network=config.network)
