@@ -119,6 +119,8 @@ async def test_auto_walks_every_shape_on_5xx_and_fails_with_the_last_error() -> 
             await model.complete(MESSAGES, tools=TOOLS)
         await model.aclose()
     assert [shape_of(b) for b in server.requests] == ["native", "json_schema", "json_object", "text"]
+    # no shape answered, so none was refused for good: the next turn starts native again
+    assert model.protocol.shape == "native"
 
 
 async def test_auth_and_missing_model_errors_are_not_shape_refusals() -> None:

@@ -98,6 +98,22 @@ class OpenAIModel:
         json_schema: dict[str, Any] | None = None,  # sent only on a json protocol
     ) -> ModelTurn:
         client = self._get_client()
+        saved = self.protocol.state()
+        try:
+            return await self._complete(client, messages, tools, json_schema)
+        except ModelError:
+            # No shape answered: the trouble is not the shape (an over-long prompt is an
+            # HTTP 400 in every shape), so this turn's refusals are not remembered.
+            self.protocol.restore(saved)
+            raise
+
+    async def _complete(
+        self,
+        client: openai.AsyncOpenAI,
+        messages: list[Message],
+        tools: list[ToolSpec] | None,
+        json_schema: dict[str, Any] | None,
+    ) -> ModelTurn:
         chooser = self.protocol
         while True:
             shape = chooser.shape

@@ -14,7 +14,8 @@ Off the native shape the history is rewritten as plain system/user/assistant tex
 local model's prompt.py), since such endpoints often cannot take `role: "tool"` either.
 
 `ProtocolChooser` keeps one endpoint's state: a shape the endpoint refuses (HTTP 400,
-422 or 5xx) is retried at once in the next shape; under `auto`, acting replies with no
+422 or 5xx) is retried at once in the next shape (a turn that no shape answers is a model
+error and changes nothing: an over-long prompt is refused in every shape); under `auto`, acting replies with no
 usable call (no call to an offered tool, natively or in its text) move the next turn to
 the next shape — after two in a row on the native shape (one slip of a model that can call
 tools stays on the contract's path; the agent feeds it back as a bad reply), after one on
@@ -174,6 +175,14 @@ class ProtocolChooser:
             if self._misses >= MISSES.get(self.shape, 1):
                 times = f" ({self._misses} replies in a row)" if self._misses > 1 else ""
                 self._advance(f"no usable tool call came back{times}")
+
+    def state(self) -> tuple[int, bool, int]:
+        return self._index, self.settled, self._misses
+
+    def restore(self, state: tuple[int, bool, int]) -> None:
+        """Back to `state` (from `state()`), the notices since then dropped."""
+        self._index, self.settled, self._misses = state
+        self._notices.clear()
 
     def take_notice(self) -> str | None:
         text, self._notices = "; ".join(self._notices), []
