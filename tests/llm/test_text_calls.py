@@ -15,7 +15,11 @@ import pytest
 
 from agentls.llm.text_calls import parse_text_call
 
-NAMES = {"read_file", "finish", "list_directory"}
+NAMES = {  # the offered tools and their parameters, in order
+    "read_file": ["path", "start_line", "end_line"],
+    "finish": ["summary"],
+    "list_directory": ["path", "recursive"],
+}
 READ = ("read_file", {"path": "notes.txt"})
 
 CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
@@ -77,12 +81,22 @@ CASES: list[tuple[str, str | None, tuple[str, dict[str, Any]] | None]] = [
     ("no arguments at all", '{"name": "finish"}', ("finish", {})),
     # recorded, native request: plain `chatml` ignores `tools`; the model writes Python
     (
-        "recorded: chatml, native (Python call syntax is not read)",
+        "recorded: chatml, native (a Python call, positional)",
         '```python\nfinish("The launch code word is PELICAN. Meeting moved to Thursday.")\n```'
         "\n\nThis summary indicates that the task has been completed by summarizing "
         "notes.txt, which reads now.",
-        None,
+        ("finish", {"summary": "The launch code word is PELICAN. Meeting moved to Thursday."}),
     ),
+    (
+        "Python call with keywords in a list (Llama 3.2 pythonic)",
+        '[read_file(path="notes.txt", start_line=0)]',
+        ("read_file", {"path": "notes.txt", "start_line": 0}),
+    ),
+    ("Python call with a nested call inside a string", 'finish(summary="f(x) = (1)")', ("finish", {"summary": "f(x) = (1)"})),
+    ("Python call of no offered tool", 'print("notes.txt")', None),
+    ("Python call with a variable, not a literal", "I will call read_file(path) next.", None),
+    ("Python call with too many positional arguments", 'finish("a", "b")', None),
+    ("a method call is no tool call", 'os.read_file("notes.txt")', None),
     # recorded, native request: the GGUF's own Qwen2.5-Coder template (the server's
     # default format) — a {name, arguments} object whose name is no tool is no call
     (
@@ -129,3 +143,10 @@ def test_first_call_wins_and_ids_differ() -> None:
     assert first is not None and second is not None
     assert first.name == "read_file" and json.loads(first.arguments) == {"path": "a"}
     assert first.id != second.id
+
+
+def test_names_without_parameters_read_keyword_python_calls_only() -> None:
+    names = {"finish"}
+    keyword = parse_text_call('finish(summary="ok")', names)
+    assert keyword is not None and json.loads(keyword.arguments) == {"summary": "ok"}
+    assert parse_text_call('finish("ok")', names) is None

@@ -8,10 +8,13 @@ content. Three forms are read, in this order:
   {"path": "a.py"}`, also `to=functions.NAME`);
 - a bare JSON object `{"name": ..., "arguments": {...}}` anywhere in the text (in a code
   fence or not; `parameters` is read like `arguments`, and arguments given as a JSON
-  string are unwrapped).
-The first call found wins (the agent runs one call per turn). A bare JSON object only
-counts when it names one of the offered tools, so that a JSON value the model merely
-quotes is not taken for a call; tagged forms are explicit and count whatever they name
+  string are unwrapped);
+- a Python call `finish(summary="...")` or `finish("...")` (the "pythonic" form some
+  models write, e.g. Qwen under plain ChatML, Llama 3.2), read with `ast` — literals only,
+  positional arguments given the tool's parameters in their declared order.
+The first call found wins (the agent runs one call per turn). A bare JSON object or a
+Python call only counts when it names one of the offered tools, so that a JSON value or
+code the model merely quotes is not taken for a call; tagged forms are explicit and count whatever they name
 (an unknown name is then the agent's bad reply, told to the model). Arguments that are
 not valid JSON after `functions.NAME` are passed on as written, for the agent to reject
 with its own message. Must not know: the agent loop, tools, LSP, HTTP.
@@ -19,10 +22,11 @@ with its own message. Must not know: the agent loop, tools, LSP, HTTP.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import uuid
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from agentls.llm.base import ToolCall
@@ -30,6 +34,9 @@ from agentls.llm.base import ToolCall
 _TAG = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 _FUNCTIONS = re.compile(r"(?:to=)?functions\.([A-Za-z_][\w\-]*)\s*:?\s*")
 _DECODER = json.JSONDecoder(strict=False)
+_PY_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
+_PY_MAX_CHARS = 20_000  # longer texts are not searched for Python calls
+_PY_MAX_TRIES = 64  # closing parentheses tried per call found
 
 
 def new_call_id() -> str:
@@ -106,8 +113,50 @@ def _bare(text: str, names: Collection[str]) -> ToolCall | None:
     return None
 
 
-def parse_text_call(text: str | None, names: Collection[str]) -> ToolCall | None:
-    """The first tool call written in `text`, or None; `names` are the offered tools."""
+def _python_call(node: ast.expr, params: Sequence[str]) -> dict[str, Any] | None:
+    """The arguments of a call written with literals only, or None."""
+    if not isinstance(node, ast.Call) or len(node.args) > len(params):
+        return None
+    try:
+        args = {name: ast.literal_eval(arg) for name, arg in zip(params, node.args, strict=False)}
+        for kw in node.keywords:
+            if kw.arg is None:
+                return None  # **kwargs
+            args[kw.arg] = ast.literal_eval(kw.value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return args
+
+
+def _pythonic(text: str, params: Mapping[str, Sequence[str]]) -> ToolCall | None:
+    if len(text) > _PY_MAX_CHARS:
+        return None
+    closes = [i + 1 for i, ch in enumerate(text) if ch == ")"]
+    for match in _PY_CALL.finditer(text):
+        name = match.group(1)
+        if name not in params:
+            continue
+        for end in [e for e in closes if e > match.end()][:_PY_MAX_TRIES]:
+            try:
+                node = ast.parse(text[match.start() : end], mode="eval").body
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                continue
+            args = _python_call(node, params[name])
+            if args is not None:
+                return ToolCall(id=new_call_id(), name=name, arguments=json.dumps(args, ensure_ascii=False))
+            break
+    return None
+
+
+def parse_text_call(
+    text: str | None, names: Collection[str] | Mapping[str, Sequence[str]]
+) -> ToolCall | None:
+    """The first tool call written in `text`, or None. `names` are the offered tools, or a
+    mapping of each to its parameter names in order (needed for positional Python calls;
+    with a plain collection only keyword arguments are read)."""
     if not text or not text.strip():
         return None
-    return _tagged(text) or _functions_form(text) or _bare(text, names)
+    params = names if isinstance(names, Mapping) else {n: () for n in names}
+    return (
+        _tagged(text) or _functions_form(text) or _bare(text, params) or _pythonic(text, params)
+    )

@@ -116,8 +116,11 @@ def read_calls(
     ]
     if calls or not from_text:
         return calls
-    names = {str(t["function"]["name"]) for t in tools}
-    call = parse_text_call(message.get("content"), names)
+    params = {
+        str(t["function"]["name"]): list((t["function"].get("parameters") or {}).get("properties") or {})
+        for t in tools
+    }
+    call = parse_text_call(message.get("content"), params)
     return [call] if call else []
 
 
