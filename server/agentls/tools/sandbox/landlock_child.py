@@ -95,14 +95,23 @@ def apply_landlock(spec: dict[str, Any]) -> None:
     ruleset = Landlock(strict=True)
     if spec.get("network"):
         ruleset.allow_all_network()
-    for path in spec.get("read", []):
+    for path in filter(_reachable, spec.get("read", [])):
         rights = read if os.path.isdir(path) else file_rights
         ruleset.add_path_rule(path, access=rights & supported)
-    for path in spec.get("devices", []):
+    for path in filter(_reachable, spec.get("devices", [])):
         ruleset.add_path_rule(path, access=device & supported)
-    for path in spec.get("write", []):
+    for path in filter(_reachable, spec.get("write", [])):
         ruleset.add_path_rule(path, access=supported)
     ruleset.apply()
+
+
+def _reachable(path: str) -> bool:
+    """A path this process cannot even open gets no rule (it stays out of reach anyway)."""
+    try:
+        os.close(os.open(path, os.O_PATH | os.O_CLOEXEC))
+    except OSError:
+        return False
+    return True
 
 
 def _wait_and_exit(pid: int) -> None:
