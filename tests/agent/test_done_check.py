@@ -94,6 +94,19 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
 
 
 @pytest.mark.parametrize(
+    ("goal", "web"),
+    [
+        ("Change the default of retries in the fetch function of client.py", set()),
+        ("Search the code for TODO comments", set()),
+        ("Fetch the web page https://example.org/ and summarise it", {"web_fetch"}),
+    ],
+)
+async def test_a_small_model_gets_the_web_tools_only_for_the_web(run_agent: RunAgent, goal: str, web: set[str]) -> None:
+    out = await run_agent([finish("ok"), plan()], goal=goal, settings=AUTO, small=True)
+    assert {"web_fetch", "web_search"} & set(out.acting()[0].tools) == web
+
+
+@pytest.mark.parametrize(
     ("goal", "wanted"),
     [
         ("Who calls parse_port?", {"find_references"}),

@@ -32,7 +32,7 @@ ONLY_WHEN_ASKED = {
     "find_symbol_definition": frozenset({"where", "defined", "define", "definition", "which", "locate"}),
 }
 #: Name parts too generic to say a goal wants that tool.
-_GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit"})
+_GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit", "fetch", "search"})
 
 
 def is_small(model: Any) -> bool:
