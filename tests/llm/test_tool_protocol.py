@@ -140,7 +140,8 @@ async def test_native_reply_with_the_call_in_its_text_is_read_and_native_kept() 
         again = await model.complete(MESSAGES, tools=TOOLS)
         await model.aclose()
     assert args(turn) == [("read_file", {"path": "notes.txt"})]
-    assert turn.notice is None and turn.raw["toolProtocol"] == "native"
+    assert turn.raw["toolProtocol"] == "native"
+    assert turn.notice is not None and "reading them from the text" in turn.notice
     # native has worked: a later reply without a call is the model's slip, not the protocol's
     assert again.tool_calls == [] and again.notice is None
     assert [shape_of(b) for b in server.requests] == ["native", "native"]

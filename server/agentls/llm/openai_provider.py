@@ -137,7 +137,8 @@ class OpenAIModel:
                 message = turn.raw["choices"][0].get("message") or {}
                 turn.tool_calls = read_calls(message, tools, from_text=chooser.reads_text)
                 offered = {str(t["function"]["name"]) for t in tools}
-                chooser.answered(any(c.name in offered for c in turn.tool_calls))
+                usable = any(c.name in offered for c in turn.tool_calls)
+                chooser.answered(usable, from_text=not message.get("tool_calls"))
                 turn.raw["toolProtocol"] = protocol_of(shape)
                 if turn.tool_calls and shape != "native":
                     turn.content = None  # the content was the call itself

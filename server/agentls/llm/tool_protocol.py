@@ -164,14 +164,20 @@ class ProtocolChooser:
         """The endpoint refused the current shape (the caller checked can_fall_back)."""
         self._advance(f"the request was refused ({reason})")
 
-    def answered(self, usable: bool) -> None:
-        """An acting reply in the current shape did (not) carry a usable call."""
+    def answered(self, usable: bool, from_text: bool = False) -> None:
+        """An acting reply in the current shape did (not) carry a usable call (`from_text`:
+        read from its content, not from native `tool_calls`)."""
         if usable and not self.settled:
             self.settled = True
             if self.shape != "native":
                 self._notices.append(
                     f"{self.where}: tool calls work as {self.shape} "
                     f"(tool protocol {protocol_of(self.shape)}); kept for this endpoint"
+                )
+            elif from_text:
+                self._notices.append(
+                    f"{self.where}: tool calls come back in the reply text, not as tool_calls; "
+                    "reading them from the text (tool protocol native)"
                 )
         elif not usable and not self.settled and self.setting == "auto" and self.can_fall_back():
             self._misses += 1
