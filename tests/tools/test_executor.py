@@ -241,3 +241,20 @@ def test_what_a_tool_stores_on_its_context_is_kept(executor, ctx):
 async def test_execute_async_runs_off_the_event_loop(executor, ctx):
     result = await executor.execute_async("echo", {"text": "hi", "count": 2}, ctx)
     assert result.to_dict() == {"ok": True, "output": {"text": "hihi"}}
+
+
+
+def test_input_nested_beyond_any_recursion_limit_is_a_validation_error(executor, ctx):
+    """Depth is refused before validation and audit redaction (both recurse), so a
+    hostile input cannot raise RecursionError anywhere in the executor."""
+    from agentls.tools.executor import MAX_INPUT_DEPTH
+
+    deep: Any = "leaf"
+    for _ in range(5000):
+        deep = {"k": [deep]}
+    err = _error(executor.execute("echo", {"text": "a", "tags": deep}, ctx))
+    assert err["type"] == "validation" and f"deeper than {MAX_INPUT_DEPTH}" in err["message"]
+    shallow: Any = "x"
+    for _ in range(MAX_INPUT_DEPTH - 2):
+        shallow = [shallow]
+    assert "deeper" not in _error(executor.execute("echo", {"text": "a", "tags": shallow}, ctx))["message"]

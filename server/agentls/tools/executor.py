@@ -29,6 +29,8 @@ from agentls.workspace import PathOutsideWorkspace
 #: How often a waiting call checks the run's cancel event.
 _CANCEL_POLL_S = 0.05
 _MAX_SHOWN_INPUT = 80
+#: Deeper inputs are refused (validation, audit redaction and schemas recurse).
+MAX_INPUT_DEPTH = 64
 
 
 @dataclass(slots=True)
@@ -55,22 +57,23 @@ class ToolResult:
         }
 
 
-def _nul_field(value: Any, where: str = "") -> str | None:
-    """The location of the first string holding a NUL byte, or None."""
-    if isinstance(value, str):
-        return (where or "input") if "\x00" in value else None
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if isinstance(k, str) and "\x00" in k:
-                return f"{where}.{k!r}" if where else repr(k)
-            found = _nul_field(v, f"{where}.{k}" if where else str(k))
-            if found:
-                return found
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found = _nul_field(v, f"{where}[{i}]")
-            if found:
-                return found
+def _input_problem(value: Any) -> str | None:
+    """Where the first string holding a NUL byte is, or that the input nests deeper than
+    MAX_INPUT_DEPTH; None for neither. Iterative: the input's depth is not trusted."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if depth > MAX_INPUT_DEPTH:
+            return f"the input nests deeper than {MAX_INPUT_DEPTH} levels"
+        if isinstance(item, str) and "\x00" in item:
+            return f"{where or 'input'!r} contains a NUL byte"
+        if isinstance(item, dict):
+            for k in item:
+                if isinstance(k, str) and "\x00" in k:
+                    return f"{f'{where}.{k!r}' if where else repr(k)!r} contains a NUL byte"
+            stack.extend((v, f"{where}.{k}" if where else str(k), depth + 1) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(item))))
     return None
 
 
@@ -136,7 +139,8 @@ class ToolExecutor:
             err = ToolError("runtime", f"{name} failed: {type(exc).__name__}: {exc}", name)
             result = ToolResult(False, name, error=err.to_dict())
         result.duration_ms = (time.perf_counter() - start) * 1000.0
-        self._log(result, raw_input, ctx, decision, missing)
+        too_deep = "maxDepth" in (result.error or {}).get("details", {})  # redaction would recurse
+        self._log(result, {"input": "(not logged: too deep)"} if too_deep else raw_input, ctx, decision, missing)
         return result
 
     # --- steps -------------------------------------------------------------------
@@ -157,13 +161,10 @@ class ToolExecutor:
                 f"invalid input for {tool.name}: expected a JSON object, got {type(raw_input).__name__}",
                 tool.name,
             )
-        bad = _nul_field(raw_input)
+        bad = _input_problem(raw_input)
         if bad:
-            raise ToolError(
-                "validation",
-                f"invalid input for {tool.name}: {bad!r} contains a NUL byte",
-                tool.name,
-            )
+            deep = {"maxDepth": MAX_INPUT_DEPTH} if "nests deeper" in bad else {}
+            raise ToolError("validation", f"invalid input for {tool.name}: {bad}", tool.name, **deep)
         try:
             return tool.Input.model_validate(raw_input)
         except ValidationError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -96,3 +97,28 @@ def test_errors(call, ctx, path, etype, fragment):
     result = call(ctx, "list_directory", path=path)
     assert result.error["type"] == etype
     assert fragment in result.error["message"]
+
+
+def test_folders_nested_beyond_the_recursion_limit_are_walked(call, ctx, ws_root):
+    """Directory depth is input: the walks keep a stack, not Python frames. Shown with
+    the recursion limit lowered to 100 frames above this test and a tree 300 deep."""
+    from agentls.workspace import FileWalker
+
+    depth = 300
+    deep = ws_root / "/".join(["d"] * depth)
+    deep.mkdir(parents=True)
+    (deep / "bottom.py").write_text("x = 1\n")
+    bottom = "/".join(["d"] * depth) + "/bottom.py"
+    frames, frame = 0, sys._getframe()
+    while frame is not None:
+        frames, frame = frames + 1, frame.f_back
+    default = sys.getrecursionlimit()
+    sys.setrecursionlimit(frames + 100)
+    try:
+        walked = list(FileWalker(ws_root).walk())
+        result = call(ctx, "list_directory", path="d", recursive=True)
+    finally:
+        sys.setrecursionlimit(default)
+    assert bottom in walked
+    listed = _entries(result)
+    assert listed[bottom] == ("file", 6) and len(listed) == depth

@@ -6,8 +6,9 @@ Symlinks are listed as such and never followed. Must not know: the agent, LSP, o
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -68,6 +69,15 @@ class ListDirectory(Tool):
         return ListDirectoryOutput(path=rel, entries=lister.entries, truncated=lister.truncated)
 
 
+def _sorted_entries(folder: Path, rel: str) -> Iterator[tuple[os.DirEntry[str], str]]:
+    try:
+        items = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for item in items:
+        yield item, f"{rel}/{item.name}" if rel else item.name
+
+
 class _Lister:
     def __init__(self, walker: FileWalker, filtered: bool, ctx: ToolContext) -> None:
         self.walker = walker
@@ -76,13 +86,17 @@ class _Lister:
         self.entries: list[Entry] = []
         self.truncated = False
         self.scanned = 0
+        self.gitignores: dict[str, Any] = {}  # the ignore specs per folder, read once
 
     def scan(self, folder: Path, rel: str, recursive: bool) -> None:
-        try:
-            items = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            return
-        for item in items:
+        """Entries in sorted pre-order, without recursion (a stack of folders)."""
+        stack = [_sorted_entries(folder, rel)]
+        while stack:
+            try:
+                item, child = next(stack[-1])
+            except StopIteration:
+                stack.pop()
+                continue
             if self.truncated or self.ctx.cancel.is_set():
                 self.truncated = True
                 return
@@ -90,7 +104,6 @@ class _Lister:
             if self.scanned > MAX_SCANNED:
                 self.truncated = True
                 return
-            child = f"{rel}/{item.name}" if rel else item.name
             try:
                 kind: EntryType = (
                     "symlink" if item.is_symlink() else ("dir" if item.is_dir() else "file")
@@ -98,11 +111,11 @@ class _Lister:
                 size = item.stat(follow_symlinks=False).st_size if kind == "file" else None
             except OSError:
                 continue
-            if self.filtered and self.walker.is_ignored(child, is_dir=kind == "dir"):
+            if self.filtered and self.walker.is_ignored(child, kind == "dir", self.gitignores):
                 continue
             if len(self.entries) >= MAX_ENTRIES:
                 self.truncated = True
                 return
             self.entries.append(Entry(path=child, type=kind, size=size))
             if recursive and kind == "dir":
-                self.scan(Path(item.path), child, recursive)
+                stack.append(_sorted_entries(Path(item.path), child))
