@@ -142,8 +142,9 @@ class OpenAIModel:
                 turn.raw["toolProtocol"] = protocol_of(shape)
                 if turn.tool_calls and shape != "native":
                     turn.content = None  # the content was the call itself
-            turn.notice = "; ".join([*self._notices, chooser.take_notice() or ""]).strip("; ") or None
+            said = [*self._notices, *filter(None, [chooser.take_notice()])]
             self._notices.clear()
+            turn.notice = "; ".join(said) or None
             return turn
 
     async def _send(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> ModelTurn:
