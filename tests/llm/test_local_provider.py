@@ -278,3 +278,22 @@ async def test_unusable_tool_schema_is_a_model_error(tmp_path: Path) -> None:
     bad = {"type": "function", "function": {"name": "x", "parameters": {"$ref": "#/$defs/Nope"}}}
     with pytest.raises(ModelError, match="cannot constrain"):
         await local(tmp_path, FakeLlama([])).complete(HISTORY, tools=[bad])
+
+
+async def test_an_acting_reply_identical_to_the_last_is_sampled_again(tmp_path: Path) -> None:
+    # at temperature 0 the 1.5B repeated one wrong edit_file three times after being told
+    same = '{"name": "read_file", "arguments": {"path": "a.py"}}'
+    other = '{"name": "read_file", "arguments": {"path": "b.py"}}'
+    fake = FakeLlama([same, same, other, same])
+    model = local(tmp_path, fake)
+    first = await model.complete(HISTORY, tools=[READ])
+    second = await model.complete(HISTORY, tools=[READ])
+    assert json.loads(first.tool_calls[0].arguments) == {"path": "a.py"}
+    assert json.loads(second.tool_calls[0].arguments) == {"path": "b.py"}  # the resample
+    assert [c["temperature"] for c in fake.calls] == [0.0, 0.0, 0.7]
+    assert fake.calls[2]["seed"] != fake.calls[1]["seed"]
+    assert second.usage.completion_tokens > 0
+    # a planning turn (no tools) is never resampled, and the next acting reply compares
+    # with the resample, not the repeat
+    third = await model.complete(HISTORY, tools=[READ])
+    assert json.loads(third.tool_calls[0].arguments) == {"path": "a.py"} and len(fake.calls) == 4

@@ -15,7 +15,9 @@ context). Threads: per turn, the cores other processes leave free (threads.py; a
 Cancellation: generation runs in a worker thread; cancelling the awaiting task returns at
 once and the thread stops at the next generated token (prompt evaluation itself cannot be
 interrupted, so the thread may finish that first, in the background, holding the model).
-Usage comes from llama.cpp's context size and the streamed pieces (one per token; may be
+An acting reply identical to the previous acting reply is sampled once more at
+RESAMPLE_TEMPERATURE with another seed (at temperature 0 a small model told its reply was
+wrong often repeats it verbatim). Usage comes from llama.cpp's context size and the streamed pieces (one per token; may be
 short by a token when a piece holds two, or when the reply is cut); cost None.
 Must not know: the agent loop, tools' classes, LSP.
 """
@@ -41,6 +43,8 @@ THREADS_ENV = "AGENTLS_LOCAL_THREADS"
 #: Tokens kept for the tool list prompt.py adds to the system message (~820 for the
 #: 21 built-in tools with the Qwen tokenizer).
 TOOLS_RESERVE = 1024
+#: An acting reply identical to the previous one is sampled again at this temperature.
+RESAMPLE_TEMPERATURE = 0.7
 INSTALL_HINT = "the local model needs llama-cpp-python: pip install 'agentls[local]'"
 
 
@@ -119,6 +123,8 @@ class LocalModel:
         self._lock = threading.Lock()
         self._grammars: dict[str, Any] = {}
         self._last_tools: list[ToolSpec] | None = None
+        self._last_text: str | None = None  # the last acting reply (see complete)
+        self._resamples = 0
 
     # ------------------------------------------------------------------ loading
 
@@ -173,7 +179,12 @@ class LocalModel:
     # ------------------------------------------------------------------ turns
 
     def _generate(
-        self, messages: list[Message], schema: dict[str, Any] | None, stop: threading.Event
+        self,
+        messages: list[Message],
+        schema: dict[str, Any] | None,
+        stop: threading.Event,
+        temperature: float | None = None,
+        seed: int | None = None,
     ) -> tuple[str, str | None, Usage]:
         with self._lock:
             if stop.is_set():
@@ -186,9 +197,9 @@ class LocalModel:
                 stream = llama.create_chat_completion(
                     messages=messages,
                     grammar=grammar,
-                    temperature=self.temperature,
+                    temperature=self.temperature if temperature is None else temperature,
                     max_tokens=self.max_tokens,
-                    seed=self.seed,
+                    seed=self.seed if seed is None else seed,
                     stream=True,
                 )
                 try:
@@ -238,9 +249,21 @@ class LocalModel:
             text, finish, usage = await asyncio.to_thread(
                 self._generate, local_messages, schema, stop
             )
+            if tools and text == self._last_text and finish != "cancelled":
+                # At temperature 0 a model that was just told its reply was wrong often
+                # gives the very same reply again (the 1.5B: one edit_file with old == new,
+                # three times, and the run failed on bad replies): sample a different one.
+                self._resamples += 1
+                text, finish, again = await asyncio.to_thread(
+                    self._generate, local_messages, schema, stop,
+                    RESAMPLE_TEMPERATURE, self.seed + self._resamples,
+                )  # fmt: skip
+                usage = Usage(usage.prompt_tokens + again.prompt_tokens, usage.completion_tokens + again.completion_tokens)
         except asyncio.CancelledError:
             stop.set()  # the worker stops at its next token, in the background
             raise
+        if tools:
+            self._last_text = text
         raw = {
             "model": self.name,
             "choices": [
