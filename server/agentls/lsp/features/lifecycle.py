@@ -98,7 +98,8 @@ async def _index(ls: AgentLanguageServer, project: Project) -> None:
         message = f"{stats['files']} files ({stats['cached']} from cache) in {stats['seconds']} s"
     except Exception as exc:
         log.exception("indexing failed")
-        ls.show(f"agentls: indexing {project.root} failed: {exc}", lsp.MessageType.Error)
+        # the user learns what it means for them; the exception itself goes to the log only
+        ls.show(f"agentls: indexing {project.root.name} failed ({type(exc).__name__}); navigation answers may be missing. Details are in the server log.", lsp.MessageType.Error)
         message = "failed"
     finally:
         project.ready.set()
