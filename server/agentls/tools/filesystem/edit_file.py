@@ -21,7 +21,7 @@ class EditFileInput(ToolInput):
     @model_validator(mode="after")
     def _differs(self) -> EditFileInput:
         if self.old == self.new:
-            raise ValueError("'old' and 'new' are the same; there is nothing to change")
+            raise ValueError("'old' and 'new' are the same, so nothing would change: put the corrected text in 'new'")
         return self
 
 
