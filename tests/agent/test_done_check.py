@@ -339,3 +339,24 @@ async def test_a_change_goal_about_a_file_that_does_not_exist_ends_failed(
         "not there when the run started), so it cannot be done as asked"
     )
     assert "No such file in the workspace: tests/test_api.py." in out.acting()[0].text()
+
+
+async def test_a_test_file_that_uses_what_it_never_imports_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    # benchmark add_test_palindrome: the test called is_palindrome without importing it
+    goal = "Add pytest tests for main from src/app.py in a new file test_app.py."
+    no_import = act("write_file", {"path": "test_app.py", "content": "def test_main():\n    assert main() == 1\n"})
+    fixed = act("write_file", {"path": "test_app.py", "reason": "add the import",
+                               "content": "from src.app import main\n\n\ndef test_main():\n    assert main() == 1\n"})  # fmt: skip
+    out = await run_agent([plan("t"), no_import, finish("done"), fixed, finish("done"), plan()], goal=goal, settings=AUTO)
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "test_app.py uses main (line 2), which it neither defines nor imports" in nudge
+    # only the new test file changed, though the goal names src/app.py too: that is right
+    assert out.state.status == "completed", out.state.error
+
+
+async def test_names_undefined_before_the_run_are_not_its_doing(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "src" / "app.py").write_text("def main():\n    return helper()\n")
+    edit = act("edit_file", {"path": "src/app.py", "old": "def main():", "new": "def main() -> int:"})
+    out = await run_agent([plan("t"), edit, finish("done"), plan()], goal="Add a return type to main in src/app.py",
+                          settings=AUTO)  # fmt: skip
+    assert out.state.status == "completed", out.state.error

@@ -33,16 +33,19 @@ MAX_REGIONS = 100
 Position = tuple[int, int]
 
 
-def error_regions(path: str, data: bytes, limit: int = MAX_REGIONS) -> list[tuple[Position, Position, str]] | None:
-    """The syntax errors of `data` parsed as `path`, one per error region: ERROR and
-    MISSING nodes that overlap or touch are one region (an ERROR holds ERRORs; a MISSING
-    `)` sits at the end of the ERROR it closes). (start, end, message) with positions as
-    (line, UTF-16 character), in text order; None when the language is not analysed."""
+def error_regions(path: str, data: bytes, limit: int = MAX_REGIONS, tree: Any = None) -> list[tuple[Position, Position, str]] | None:
+    """The syntax errors of `data` parsed as `path` (or of `tree`, its parse, e.g. the
+    one the index keeps up to date for an open document), one per error region: ERROR
+    and MISSING nodes that overlap or touch are one region (an ERROR holds ERRORs; a
+    MISSING `)` sits at the end of the ERROR it closes). (start, end, message) with
+    positions as (line, UTF-16 character), in text order; None when the language is not
+    analysed."""
     spec = language_for(path)
     if spec is None:
         return None
     g = grammar(spec)
-    tree = g.parse(data)
+    if tree is None:
+        tree = g.parse(data)
     if not tree.root_node.has_error:
         return []
     merged: list[tuple[int, int, list[str]]] = []
@@ -73,6 +76,28 @@ def python_error(path: str, data: bytes) -> tuple[int, int, str] | None:
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return 0, 0, f"{type(exc).__name__}: {exc}"
     return None
+
+
+def undefined_names(path: str, data: bytes) -> list[tuple[int, str]] | None:
+    """(0-based line, name) of each name a Python file uses but neither defines nor imports
+    (pyflakes' verdict); None when it is no Python or does not compile. Files with a star
+    import are not judged (pyflakes cannot know what it brings)."""
+    if not path.endswith((".py", ".pyi")):
+        return None
+    try:
+        from pyflakes import checker, messages
+
+        tree = ast.parse(data, filename=path)
+    except (ImportError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    found = checker.Checker(tree, filename=path).messages
+    if any(isinstance(m, messages.ImportStarUsed) for m in found):
+        return []
+    return [
+        (max(m.lineno - 1, 0), str(m.message_args[0]))
+        for m in found
+        if isinstance(m, messages.UndefinedName)
+    ]
 
 
 def tree_outline(path: str, data: bytes, max_depth: int) -> dict[str, Any] | None:

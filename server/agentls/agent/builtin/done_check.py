@@ -90,8 +90,11 @@ class DoneCheckComponent(AfterParse):
             empty = [f for f in self.run.new_files if not _TEST_DEF.search(_text_now(self.run, f))]
             if empty:
                 return f"the new file {', '.join(empty)} has no test in it (a function named test_… with assert statements)"
+        undefined = _new_undefined_names(self.run, self.changed())
+        if undefined:
+            return undefined
         named = self.run.named_files
-        if named and not changed & set(named):
+        if named and not changed & set(named) and not self.run.new_files:
             return (
                 f"the goal names {', '.join(named)}, but this run has changed only "
                 f"{', '.join(sorted(changed))}"
@@ -209,6 +212,28 @@ def _suite_failure(result: Any) -> str | None:
 
 
 _TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+test\w*\s*\(|\b(?:test|it)\s*\(\s*['\"`]", re.MULTILINE)
+
+
+def _new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None:
+    """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
+    run's changes left undefined (names undefined before the run are not its doing)."""
+    from agentls.analysis.syntax import undefined_names
+
+    before: dict[str, bytes | None] = {}
+    for proposal in sorted(changed, key=lambda p: p.created_at):
+        for change in proposal.changes:
+            before.setdefault(change.path, change.old)
+    out = []
+    for path, old in sorted(before.items()):
+        now = undefined_names(path, _text_now(run, path).encode("utf-8"))
+        if not now:
+            continue
+        was = {name for _, name in (undefined_names(path, old) or [])} if old is not None else set()
+        fresh = [(line, name) for line, name in now if name not in was]
+        if fresh:
+            names = ", ".join(f"{name} (line {line + 1})" for line, name in fresh[:5])
+            out.append(f"{path} uses {names}, which it neither defines nor imports")
+    return "; ".join(out) or None
 
 
 def _text_now(run: RunContext, path: str) -> str:
