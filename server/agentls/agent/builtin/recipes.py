@@ -50,7 +50,7 @@ RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
         WRITES_TESTS,
         Permission.FILESYSTEM_WRITE,
         "To write tests, call write_file with the test file's path and its whole content: "
-        "import what it tests (e.g. `from calc import add`), then functions named test_… that "
+        "import what it tests from its module (`from <module> import <name>`), then functions named test_… that "
         "assert what the code returns for given inputs. Do not change the code under test.",
     ),
     (
