@@ -4,8 +4,9 @@ one proposal (created, changed and deleted files), reviewed like `write_file`'s.
 `edits_mode` says how a shell tool runs: with approval `auto` (in a mode that allows
 it) in the real workspace, whose changes are then in place; with `ask` or `never` in a
 scratch copy with the run's pending proposals applied, and `propose_edits` turns the
-copy's changes into the proposal and follows the approval (`ask` waits for the decision,
-bounded; `never` leaves it pending). The model reads the outcome in `edits`.
+copy's changes into the proposal and follows the approval through the flow the edit
+tools share (`proposing.submit`: `ask` waits for the decision, bounded; `never` leaves
+it pending). The model reads the outcome in `edits`.
 Must not know: the editor, LSP, the agent, how the sandbox confines.
 """
 
@@ -16,8 +17,9 @@ from typing import Literal
 from pydantic import Field
 
 from agentls.tools.base import ToolContext, ToolOutput
-from agentls.tools.filesystem.proposing import _store, _wait, proposal_timeout
+from agentls.tools.filesystem.proposing import proposal_timeout, submit
 from agentls.tools.permissions import AUTO_APPROVE_MODES
+from agentls.tools.proposals import Proposal, ProposalStore
 from agentls.tools.sandbox import Changes
 
 TITLE_CHARS = 80
@@ -63,13 +65,14 @@ def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> Shel
                 "is unchanged. Make such changes in smaller steps."
             )
         return ShellEdits(status="none", not_proposed=skipped, message=message)
-    store = _store(ctx)
-    changes = [
-        store.change(path, _before(ctx, path), new) for path, new in sorted(found.files.items())
-    ]
     short = command if len(command) <= TITLE_CHARS else command[: TITLE_CHARS - 1] + "…"
-    proposal = store.propose_changes(changes, run_id=ctx.run_id, title=f"Shell: {short}")
-    waited_out = ctx.approval != "never" and not _wait(store, proposal, ctx)
+    changed = sorted(found.files.items())
+
+    def make(store: ProposalStore) -> Proposal:
+        changes = [store.change(path, _before(ctx, path), new) for path, new in changed]
+        return store.propose_changes(changes, run_id=ctx.run_id, title=f"Shell: {short}")
+
+    proposal, _, waited_out, note = submit(ctx, make)
     files = [c.path for c in proposal.changes]
     return ShellEdits(
         status=proposal.status,
@@ -78,9 +81,18 @@ def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> Shel
         diff=proposal.diff,
         comment=proposal.comment,
         not_proposed=dict(found.skipped),
-        message=_message(
-            proposal.status, proposal.id, files, proposal.comment, proposal.note, waited_out, ctx
-        ),
+        message=(
+            _message(
+                proposal.status,
+                proposal.id,
+                files,
+                proposal.comment,
+                proposal.note,
+                waited_out,
+                ctx,
+            )
+            + note
+        ).strip(),
     )
 
 
