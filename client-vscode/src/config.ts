@@ -1,27 +1,46 @@
 /**
  * The settings, read in one place (DESIGN §5, §8): `readConfig` turns the `agentls`
  * configuration section into a checked AgentConfig (a bad value falls back to its default
- * and is reported); `serverSettings` is the one object the server gets, both as
- * `initializationOptions` and as the answer to `workspace/configuration` and in
- * `workspace/didChangeConfiguration` — in an untrusted workspace with `mode` forced to
- * `read-only`. `needsRestart` names the settings the server reads only at start.
+ * and is reported; the checks mirror server/agentls/settings.py); `serverSettings` is the
+ * one object the server gets, both as `initializationOptions` and as the answer to
+ * `workspace/configuration` and in `workspace/didChangeConfiguration` — in an untrusted
+ * workspace with `mode` forced to `read-only` and `shellSandbox` never `none`.
+ * `needsRestart` names the settings the server reads only at start.
  * Must not know: VS Code (it is handed a `get`, so the unit tests use plain objects).
  */
 
 import type { AgentConfig } from "./ctx";
-import { APPROVALS, MODES, type Approval, type Mode } from "./protocol";
+import {
+  APPROVALS,
+  MODES,
+  SHELL_SANDBOXES,
+  TOOL_PROTOCOLS,
+  type Approval,
+  type Mode,
+  type ShellSandbox,
+  type ToolProtocol,
+} from "./protocol";
 
-export const DEFAULTS: AgentConfig = {
+export const DEFAULTS: Readonly<AgentConfig> = Object.freeze({
   model: "local",
   baseUrl: null,
   apiKeyEnv: "OPENAI_API_KEY",
+  toolProtocol: "auto",
   mode: "dev",
   approval: "ask",
   maxSteps: 30,
   navigation: true,
   serverCommand: "",
   proposalTimeoutS: 600,
-};
+  indexJobs: 0,
+  indexCache: true,
+  searchUrl: null,
+  webAllow: Object.freeze([]),
+  webDeny: Object.freeze([]),
+  webMaxBytes: 2_000_000,
+  webTimeoutS: 20,
+  shellSandbox: "auto",
+});
 
 /** What `vscode.workspace.getConfiguration("agentls")` offers (and a test's object). */
 export interface SettingsSource {
@@ -43,17 +62,33 @@ export function readConfig(source: SettingsSource): ReadResult {
     return DEFAULTS[key];
   };
   const isString = (v: unknown) => typeof v === "string";
-  const baseUrl = pick("baseUrl", (v) => v === null || typeof v === "string", "a URL");
+  const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+  const intIn = (lo: number, hi: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
+  const oneOf = <T>(all: readonly T[]) => [(v: unknown) => all.includes(v as T), `one of ${all.join(", ")}`] as const;
+  const hosts = (v: unknown) => Array.isArray(v) && v.every(isString);
+  // an empty URL means "not set" (null), as the settings editor cannot clear to null
+  const url = (v: string | null) => (typeof v === "string" && v.trim() === "" ? null : v);
+  const baseUrl = pick("baseUrl", (v) => v === null || isString(v), "a URL");
+  const searchUrl = pick("searchUrl", (v) => v === null || v === "" || (isString(v) && /^https?:\/\/\S+$/i.test(v)), "an http(s) URL");
   const config: AgentConfig = {
-    model: pick("model", (v) => typeof v === "string" && v.trim() !== "", "a model name"),
-    baseUrl: typeof baseUrl === "string" && baseUrl.trim() === "" ? null : baseUrl,
-    apiKeyEnv: pick("apiKeyEnv", (v) => typeof v === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), "an environment variable name"),
-    mode: pick("mode", (v) => MODES.includes(v as Mode), `one of ${MODES.join(", ")}`),
-    approval: pick("approval", (v) => APPROVALS.includes(v as Approval), `one of ${APPROVALS.join(", ")}`),
-    maxSteps: pick("maxSteps", (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000, "an integer from 1 to 1000"),
+    model: pick("model", (v) => isString(v) && v.trim() !== "", "a model name"),
+    baseUrl: url(baseUrl),
+    apiKeyEnv: pick("apiKeyEnv", (v) => isString(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), "an environment variable name"),
+    toolProtocol: pick("toolProtocol", ...oneOf<ToolProtocol>(TOOL_PROTOCOLS)),
+    mode: pick("mode", ...oneOf<Mode>(MODES)),
+    approval: pick("approval", ...oneOf<Approval>(APPROVALS)),
+    maxSteps: pick("maxSteps", intIn(1, 1000), "an integer from 1 to 1000"),
     navigation: pick("navigation", (v) => typeof v === "boolean", "true or false"),
     serverCommand: pick("serverCommand", isString, "a command line"),
-    proposalTimeoutS: pick("proposalTimeoutS", (v) => typeof v === "number" && v > 0, "a positive number"),
+    proposalTimeoutS: pick("proposalTimeoutS", (v) => isNumber(v) && v > 0, "a positive number"),
+    indexJobs: pick("indexJobs", intIn(0, 64), "an integer from 0 to 64"),
+    indexCache: pick("indexCache", (v) => typeof v === "boolean", "true or false"),
+    searchUrl: url(searchUrl),
+    webAllow: pick("webAllow", hosts, "a list of host names"),
+    webDeny: pick("webDeny", hosts, "a list of host patterns"),
+    webMaxBytes: pick("webMaxBytes", intIn(1024, 100_000_000), "an integer from 1024 to 100000000"),
+    webTimeoutS: pick("webTimeoutS", (v) => isNumber(v) && v > 0 && v <= 300, "a number above 0, at most 300"),
+    shellSandbox: pick("shellSandbox", ...oneOf<ShellSandbox>(SHELL_SANDBOXES)),
   };
   return { config, problems };
 }
@@ -66,19 +101,34 @@ export function serverSettings(config: AgentConfig, trusted: boolean): ServerSet
     model: config.model,
     baseUrl: config.baseUrl,
     apiKeyEnv: config.apiKeyEnv,
+    toolProtocol: config.toolProtocol,
     mode: trusted ? config.mode : "read-only",
     approval: config.approval,
     maxSteps: config.maxSteps,
     navigation: config.navigation,
     proposalTimeoutS: config.proposalTimeoutS,
+    indexJobs: config.indexJobs,
+    indexCache: config.indexCache,
+    searchUrl: config.searchUrl,
+    webAllow: [...config.webAllow],
+    webDeny: [...config.webDeny],
+    webMaxBytes: config.webMaxBytes,
+    webTimeoutS: config.webTimeoutS,
+    // Untrusted: read-only already offers no shell tools, but "none" (no OS sandbox at all)
+    // is never sent from a workspace the user has not trusted — a second guard, so a
+    // workspace-level setting or a later mode bug cannot run unconfined commands there.
+    shellSandbox: !trusted && config.shellSandbox === "none" ? "auto" : config.shellSandbox,
   };
 }
 
 /**
- * Settings the running server cannot take over: how it is started, its environment (the
- * key's variable name) and `navigation` (capabilities are fixed at initialize).
+ * Settings the running server cannot take over (lsp/features/lifecycle.py applies a
+ * didChangeConfiguration to the settings that runs, tool calls and the model cache read
+ * each time): how it is started, its environment (the key's variable name), `navigation`
+ * (capabilities are fixed at initialize) and `indexJobs`/`indexCache` (read once, when a
+ * workspace folder's index is created).
  */
-export const RESTART_SETTINGS = ["serverCommand", "navigation", "apiKeyEnv"] as const;
+export const RESTART_SETTINGS = ["serverCommand", "navigation", "apiKeyEnv", "indexJobs", "indexCache"] as const;
 
 export function needsRestart(affects: (key: string) => boolean): string[] {
   return RESTART_SETTINGS.map((k) => `agentls.${k}`).filter((k) => affects(k));

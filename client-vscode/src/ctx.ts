@@ -7,7 +7,7 @@
 
 import type * as vscode from "vscode";
 import type { RequestType } from "vscode-languageclient";
-import type { AgentRunParams, Approval, Mode, ProposalInfo } from "./protocol";
+import type { AgentRunParams, Approval, Mode, ProposalInfo, ShellSandbox, ToolProtocol } from "./protocol";
 import type { RunStore } from "./runs/runStore";
 
 /** The settings as the extension uses them (config.ts reads them in one place). */
@@ -15,12 +15,21 @@ export interface AgentConfig {
   model: string;
   baseUrl: string | null;
   apiKeyEnv: string;
+  toolProtocol: ToolProtocol;
   mode: Mode;
   approval: Approval;
   maxSteps: number;
   navigation: boolean;
   serverCommand: string;
   proposalTimeoutS: number;
+  indexJobs: number;
+  indexCache: boolean;
+  searchUrl: string | null;
+  webAllow: readonly string[];
+  webDeny: readonly string[];
+  webMaxBytes: number;
+  webTimeoutS: number;
+  shellSandbox: ShellSandbox;
 }
 
 export interface RunOptions {

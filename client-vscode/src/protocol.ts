@@ -14,6 +14,12 @@ export type Mode = "read-only" | "dev" | "ci" | "full";
 export type Approval = "ask" | "auto" | "never";
 export const MODES: readonly Mode[] = ["read-only", "dev", "ci", "full"];
 export const APPROVALS: readonly Approval[] = ["ask", "auto", "never"];
+/** How an `openai:` endpoint's tool calls travel (DESIGN §6). */
+export type ToolProtocol = "auto" | "native" | "json" | "text";
+export const TOOL_PROTOCOLS: readonly ToolProtocol[] = ["auto", "native", "json", "text"];
+/** How shell tools are confined (DESIGN §3 Sandbox); "none" only when the user chooses it. */
+export type ShellSandbox = "auto" | "bubblewrap" | "landlock" | "none";
+export const SHELL_SANDBOXES: readonly ShellSandbox[] = ["auto", "bubblewrap", "landlock", "none"];
 
 // --- commands (contract ids; titles live in package.json) ---------------------------------
 export const Commands = {

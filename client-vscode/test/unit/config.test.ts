@@ -1,6 +1,8 @@
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { DEFAULTS, needsRestart, readConfig, serverEnvironment, serverSettings, settingFirst } from "../../src/config";
-import { MODES } from "../../src/protocol";
+import { MODES, SHELL_SANDBOXES, TOOL_PROTOCOLS } from "../../src/protocol";
 
 const source = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T | undefined });
 
@@ -33,22 +35,66 @@ describe("settings", () => {
     assert.ok(problems[0].includes("agentls.apiKeyEnv") || problems.some((p) => p.includes("agentls.mode: \"yolo\"")));
   });
 
+  it("reads the server's other settings", () => {
+    const { config, problems } = readConfig(
+      source({
+        toolProtocol: "json",
+        indexJobs: 4,
+        indexCache: false,
+        searchUrl: "HTTP://127.0.0.1:8888/search",
+        webAllow: ["docs.internal", "*.python.org"],
+        webDeny: ["*.example.com"],
+        webMaxBytes: 1024,
+        webTimeoutS: 300,
+        shellSandbox: "landlock",
+      }),
+    );
+    assert.deepEqual(problems, []);
+    assert.equal(config.toolProtocol, "json");
+    assert.equal(config.indexJobs, 4);
+    assert.equal(config.indexCache, false);
+    assert.equal(config.searchUrl, "HTTP://127.0.0.1:8888/search");
+    assert.deepEqual(config.webAllow, ["docs.internal", "*.python.org"]);
+    assert.deepEqual(config.webDeny, ["*.example.com"]);
+    assert.equal(config.webMaxBytes, 1024);
+    assert.equal(config.webTimeoutS, 300);
+    assert.equal(config.shellSandbox, "landlock");
+    assert.equal(readConfig(source({ searchUrl: "" })).config.searchUrl, null); // empty = not set
+  });
+
+  it("checks the server's other settings as settings.py does, one problem each", () => {
+    const bad: Record<string, unknown> = {
+      toolProtocol: "xml",
+      indexJobs: 65,
+      indexCache: "yes",
+      searchUrl: "ftp://search.example",
+      webAllow: ["ok", 3],
+      webDeny: "*.example.com",
+      webMaxBytes: 1023,
+      webTimeoutS: 0,
+      shellSandbox: "docker",
+    };
+    const { config, problems } = readConfig(source(bad));
+    for (const key of Object.keys(bad)) {
+      assert.deepEqual(config[key as keyof typeof config], DEFAULTS[key as keyof typeof DEFAULTS], key);
+      assert.equal(problems.filter((p) => p.startsWith(`agentls.${key}: `)).length, 1, key);
+    }
+    assert.equal(problems.length, Object.keys(bad).length);
+    const edges = readConfig(source({ indexJobs: -1, webMaxBytes: 100_000_001, webTimeoutS: 300.5, searchUrl: "http://" }));
+    assert.equal(edges.problems.length, 4);
+    assert.equal(edges.config.indexJobs, 0);
+    assert.equal(edges.config.searchUrl, null);
+  });
+
   it("initializationOptions = the configuration answer: the server's keys only", () => {
     const { config } = readConfig(source({ model: "openai:x", serverCommand: "/x serve", navigation: false }));
     const settings = serverSettings(config, true);
-    assert.deepEqual(Object.keys(settings).sort(), [
-      "apiKeyEnv",
-      "approval",
-      "baseUrl",
-      "maxSteps",
-      "mode",
-      "model",
-      "navigation",
-      "proposalTimeoutS",
-    ]);
+    assert.deepEqual(Object.keys(settings).sort(), serverKeys().sort());
     assert.equal(settings.navigation, false);
     assert.equal(settings.mode, "dev");
     assert.equal((settings as unknown as Record<string, unknown>).serverCommand, undefined);
+    assert.deepEqual(settings.webAllow, []);
+    assert.equal(settings.searchUrl, null);
   });
 
   it("an untrusted workspace forces read-only whatever the setting", () => {
@@ -61,11 +107,25 @@ describe("settings", () => {
     assert.equal(serverSettings(config, false).navigation, true); // navigation stays
   });
 
+  it("an untrusted workspace never gets shellSandbox none; the other sandboxes stay", () => {
+    for (const shellSandbox of SHELL_SANDBOXES) {
+      const { config } = readConfig(source({ shellSandbox }));
+      assert.equal(serverSettings(config, true).shellSandbox, shellSandbox);
+      assert.equal(serverSettings(config, false).shellSandbox, shellSandbox === "none" ? "auto" : shellSandbox);
+    }
+  });
+
   it("names the settings that need a restart", () => {
     const changed = new Set(["agentls.navigation", "agentls.model"]);
     assert.deepEqual(needsRestart((k) => changed.has(k)), ["agentls.navigation"]);
     assert.deepEqual(needsRestart((k) => k === "agentls.serverCommand"), ["agentls.serverCommand"]);
     assert.deepEqual(needsRestart(() => false), []);
+    // the index is made once per workspace folder: its settings take a restart
+    const index = new Set(["agentls.indexJobs", "agentls.indexCache", "agentls.webAllow"]);
+    assert.deepEqual(needsRestart((k) => index.has(k)), ["agentls.indexJobs", "agentls.indexCache"]);
+    // the server reads these on each run or tool call: no restart
+    const live = ["toolProtocol", "searchUrl", "webAllow", "webDeny", "webMaxBytes", "webTimeoutS", "shellSandbox", "mode", "model"];
+    assert.deepEqual(needsRestart((k) => live.map((n) => `agentls.${n}`).includes(k)), []);
   });
 
   it("hands the API key to the server under the configured name", () => {
@@ -78,4 +138,37 @@ describe("settings", () => {
     assert.deepEqual(settingFirst(MODES, "ci"), ["ci", "read-only", "dev", "full"]);
     assert.deepEqual(settingFirst(MODES, "read-only"), ["read-only", "dev", "ci", "full"]);
   });
+
+  it("declares in package.json each server setting, with settings.py's default and choices", () => {
+    const props = packageSettings();
+    const declared = Object.keys(props)
+      .map((k) => k.replace(/^agentls\./, ""))
+      .filter((k) => k !== "serverCommand" && k !== "trace.server");
+    assert.deepEqual(declared.sort(), serverKeys().sort());
+    for (const key of [...declared, "serverCommand"]) {
+      assert.deepEqual(props[`agentls.${key}`].default, DEFAULTS[key as keyof typeof DEFAULTS], key);
+    }
+    assert.deepEqual(props["agentls.mode"].enum, [...MODES]);
+    assert.deepEqual(props["agentls.toolProtocol"].enum, [...TOOL_PROTOCOLS]);
+    assert.deepEqual(props["agentls.shellSandbox"].enum, [...SHELL_SANDBOXES]);
+    assert.deepEqual([props["agentls.indexJobs"].minimum, props["agentls.indexJobs"].maximum], [0, 64]);
+    assert.deepEqual([props["agentls.webMaxBytes"].minimum, props["agentls.webMaxBytes"].maximum], [1024, 100_000_000]);
+    assert.equal(props["agentls.webTimeoutS"].maximum, 300);
+  });
 });
+
+/** The keys of the server's Settings (server/agentls/settings.py): each field's alias, else its name. */
+function serverKeys(): string[] {
+  const source = fs.readFileSync(path.join(__dirname, "../../../server/agentls/settings.py"), "utf8");
+  const body = source.slice(source.indexOf("class Settings("), source.indexOf("\ndef parse_settings"));
+  const keys = [...body.matchAll(/^ {4}(\w+): [^\n]*$/gm)].map((m) => /alias="(\w+)"/.exec(m[0])?.[1] ?? m[1]);
+  assert.ok(keys.length >= 17, `read ${keys.length} settings from settings.py`);
+  return keys;
+}
+
+function packageSettings(): Record<string, { default?: unknown; enum?: unknown[]; minimum?: number; maximum?: number }> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")) as {
+    contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+  };
+  return pkg.contributes.configuration.properties;
+}
