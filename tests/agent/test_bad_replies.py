@@ -78,3 +78,14 @@ async def test_extra_calls_in_one_reply_are_not_run(run_agent: RunAgent) -> None
     assert "hello world" in msgs[-2]["content"]
     assert "Not run: exactly one tool call per turn" in msgs[-1]["content"]
     assert [e["id"] for e in out.of("tool_call")] == ["first", out.of("tool_call")[1]["id"]]
+
+
+async def test_the_feedback_names_only_the_tools_offered(run_agent: RunAgent) -> None:
+    # read-only: write and shell tools are not offered, so the feedback must not list them
+    from agentls.agent.agent import RunSettings
+
+    out = await run_agent([plan("t"), BAD["unknown tool"], finish("ok"), plan()],
+                          settings=RunSettings(mode="read-only", approval="never"))  # fmt: skip
+    feedback = out.acting()[1].messages[-1]["content"]
+    assert "The tools are:" in feedback and "read_file" in feedback and "finish" in feedback
+    assert "write_file" not in feedback and "run_command" not in feedback

@@ -244,7 +244,7 @@ class TaskLoop:
             if turn.content and turn.content.strip():
                 self.emit("thought", {"task": index, "text": turn.content})
             try:
-                call = parse_call(turn, commands)
+                call = parse_call(turn, commands, [spec["function"]["name"] for spec in offered])
             except BadReply as bad:
                 self._record(index, turn, bad.call_id, error_text(bad.message, bad.tool))
                 self._bad(bad)

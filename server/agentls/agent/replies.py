@@ -57,9 +57,10 @@ def parse_tasks(content: str | None) -> list[str]:
     return [v.strip() for v in value if v.strip()]
 
 
-def parse_call(turn: ModelTurn, commands: dict[str, Command]) -> ParsedCall:
-    """The one tool call of an acting reply, parsed and checked."""
-    known = ", ".join(commands) or "(none)"
+def parse_call(turn: ModelTurn, commands: dict[str, Command], offered: list[str] | None = None) -> ParsedCall:
+    """The one tool call of an acting reply, parsed and checked; a bad one names the tools
+    `offered` this turn (default: every command)."""
+    known = ", ".join(commands if offered is None else offered) or "(none)"
     if not turn.tool_calls:
         raise BadReply(
             f"The reply called no tool. Every reply must call exactly one tool; "
