@@ -108,6 +108,13 @@ def suffixes() -> tuple[str, ...]:
     return tuple(_suffix_map())
 
 
+def _error_message(node: Node, data: bytes, missing: bool) -> str:
+    if missing:
+        return f"missing {node.type!r}"
+    near = data[node.start_byte : min(node.end_byte, node.start_byte + 30)]
+    return f"syntax error near {near.decode('utf-8', 'replace').split(chr(10))[0]!r}"
+
+
 class Grammar:
     """Parser and compiled queries of one language (one per thread: parsers are not shared)."""
 
@@ -171,14 +178,25 @@ class Grammar:
         caps = QueryCursor(self.errors).captures(tree.root_node)
         for kind, nodes in caps.items():
             for node in nodes:
-                if kind == "missing":
-                    out.append((node.start_byte, node.end_byte, f"missing {node.type!r}"))
-                else:
-                    near = data[node.start_byte : min(node.end_byte, node.start_byte + 30)]
-                    text = near.decode("utf-8", "replace").split("\n")[0]
-                    out.append((node.start_byte, node.end_byte, f"syntax error near {text!r}"))
+                out.append((node.start_byte, node.end_byte, _error_message(node, data, kind == "missing")))
         out.sort()
         return out[:limit]
+
+    @staticmethod
+    def error_nodes(tree: Tree, data: bytes, limit: int = 1000) -> list[tuple[int, int, str]]:
+        """The ERROR and MISSING nodes `syntax_errors` finds, found by descending only into
+        nodes that hold an error: the cost follows the errors, not the size of the file
+        (a broken line in a 10k-line buffer is a walk down one branch). Sorted, at most
+        `limit`, in document order of discovery."""
+        out: list[tuple[int, int, str]] = []
+        stack = [tree.root_node] if tree.root_node.has_error else []
+        while stack and len(out) < limit:
+            node = stack.pop()
+            if node.is_missing or node.is_error:
+                out.append((node.start_byte, node.end_byte, _error_message(node, data, node.is_missing)))
+            stack.extend(child for child in reversed(node.children) if child.has_error)
+        out.sort()
+        return out
 
     def outline(self, tree: Tree, data: bytes, max_depth: int, max_nodes: int = 400) -> dict[str, Any]:
         """A compact, depth-limited view of the syntax tree (named nodes only)."""

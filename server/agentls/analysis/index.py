@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache, rename, repo_map, symbols
+from agentls.analysis import answers, cache, rename, repo_map, symbols, syntax
 from agentls.analysis.build import index_files
 from agentls.analysis.grammar import (
     apply_edits,
@@ -294,6 +294,14 @@ class WorkspaceIndex(IndexTables):
             if rel is None:
                 raise rename.RenameRefused(f"{path} is not indexed")
             return rename.prepare_rename(self, rel, line, character)
+
+    def syntax_errors(self, path: str, data: bytes) -> list[tuple[tuple[int, int], tuple[int, int], str]] | None:
+        """An open document's syntax errors (syntax.error_regions) read from the tree kept
+        for it, which must be the parse of `data`; None when no tree is kept."""
+        with self._lock:
+            rel = self._rel(path)
+            tree = self._trees.get(rel) if rel else None
+            return syntax.error_regions(rel, data, tree=tree) if rel and tree is not None else None
 
     def hover(self, path: str, line: int, character: int) -> HoverInfo | None:
         with self._lock:

@@ -49,7 +49,7 @@ def error_regions(path: str, data: bytes, limit: int = MAX_REGIONS, tree: Any = 
     if not tree.root_node.has_error:
         return []
     merged: list[tuple[int, int, list[str]]] = []
-    for start, end, message in sorted(g.syntax_errors(tree, data, limit=10 * limit), key=lambda e: (e[0], -e[1])):
+    for start, end, message in sorted(g.error_nodes(tree, data, limit=10 * limit), key=lambda e: (e[0], -e[1])):
         if merged and start <= merged[-1][1]:
             first, last, messages = merged[-1]
             says_more = end > last or message.startswith("missing")  # not an inner ERROR

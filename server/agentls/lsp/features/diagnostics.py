@@ -2,9 +2,10 @@
 ERROR and MISSING nodes, one diagnostic per error region, source `agentls`).
 
 Document sync (sync.py) calls `schedule` on didOpen (at once) and didChange (debounced:
-one parse after the typing pauses), and `clear` on didClose. The buffer is parsed off the
-loop; a result for a version that is no longer the buffer's is dropped (the newer one is
-scheduled). A document whose errors are fixed gets an empty list, which clears them;
+once after the typing pauses), and `clear` on didClose. The errors are read off the loop
+from the tree the index keeps current for the open document (a full parse only before the
+index is ready; files over the analysis size limit get none); a result for a version that
+is no longer the buffer's is dropped (the newer one is scheduled). A document whose errors are fixed gets an empty list, which clears them;
 documents that never had errors are not published to. `navigation: false` turns these
 off too: an editor running Pylance or the TypeScript server has its own syntax errors.
 Must not know: how syntax errors are found (analysis/syntax.py).
@@ -20,12 +21,24 @@ from lsprotocol import types as lsp
 from agentls.analysis.syntax import error_regions
 from agentls.lsp.convert import range_of
 from agentls.lsp.server import AgentLanguageServer, Project
+from agentls.workspace.documents import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
 
 SOURCE = "agentls"
 #: Seconds after the last change before a document is parsed for its diagnostics.
 DEBOUNCE_S = 0.3
+
+
+def _regions(project: Project, rel: str, data: bytes) -> list[tuple[tuple[int, int], tuple[int, int], str]] | None:
+    """From the tree the index keeps for the open document (re-parsed incrementally on
+    every change) when there is one, else a parse of the buffer; none for a file too large
+    to analyse. If the tree has moved on to a newer buffer meanwhile, the caller drops the
+    result (the version check)."""
+    if len(data) > MAX_FILE_BYTES:
+        return None
+    kept = project.index.syntax_errors(rel, data) if project.ready.is_set() else None
+    return kept if kept is not None else error_regions(rel, data)
 
 
 class SyntaxDiagnostics:
@@ -77,7 +90,7 @@ class SyntaxDiagnostics:
             return
         version = doc.version
         try:
-            regions = await asyncio.to_thread(error_regions, rel, doc.data)
+            regions = await asyncio.to_thread(_regions, project, rel, doc.data)
         except Exception:  # a parser failure must not take diagnostics (or the server) down
             log.exception("syntax diagnostics of %s failed", rel)
             return
