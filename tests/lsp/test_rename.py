@@ -6,7 +6,9 @@ TypeScript. From every site of a binding, the rename is exactly that binding's s
 refused with RequestFailed and the reason.
 
 The fixtures mark each expected site with a caret comment under it (`#   ^ A`): label A
-is a module-level function, B a method; every other occurrence of the names is a decoy.
+is a module-level function, B a method, C an import alias of A (`compute_total as ct`:
+renaming A changes the imported name, renaming C only the alias and its uses); every
+other occurrence of the names is a decoy.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from tests.lsp.conftest import SERVER
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rename"
-CARET = re.compile(r"^(?:#|//)\s*\^ ([AB])$")
+CARET = re.compile(r"^(?:#|//)\s*\^ ([ABC])$")
 ROOT: Path
 
 Site = tuple[str, int, int]  # (path, line, UTF-16 character) where the name starts
@@ -48,7 +50,7 @@ def sites(language: str) -> dict[str, set[Site]]:
 
 
 CASES = [(lang, label, site) for lang in ("python", "typescript") for label, marked in sorted(sites(lang).items()) for site in sorted(marked)]
-NAMES = {("python", "A"): "compute_total", ("python", "B"): "add", ("typescript", "A"): "computeTotal", ("typescript", "B"): "add"}
+NAMES = {("python", "A"): "compute_total", ("python", "B"): "add", ("python", "C"): "ct", ("typescript", "A"): "computeTotal", ("typescript", "B"): "add", ("typescript", "C"): "ct"}
 
 
 def uri(rel: str) -> str:
@@ -126,7 +128,7 @@ async def test_open_documents_carry_their_version_and_their_buffer(client: Langu
         (site,) = [s for s in sites("python")["A"] if s[0] == "python/shop/pricing.py" and s[1] == 3]
         edit = await _rename(client, site, "grand_total")
         versions = {Path(c.text_document.uri).name: c.text_document.version for c in edit.document_changes or [] if isinstance(c, lsp.TextDocumentEdit)}
-        assert versions == {"app.py": 7, "pricing.py": None}
+        assert versions == {"alias.py": None, "app.py": 7, "pricing.py": None}
         expected = {(p, line + 2 if p == rel else line, c) for p, line, c in sites("python")["A"]}
         assert set(_edited(edit)) == expected
     finally:
