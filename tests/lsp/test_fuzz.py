@@ -137,8 +137,13 @@ POSITIONED = ["textDocument/definition", "textDocument/references", "textDocumen
 @given(data=st.data())
 def test_positions_and_uris_out_of_range(session: Session, data: st.DataObject) -> None:
     uri = data.draw(fs.uris(session.root, session.outside))
-    method = data.draw(st.sampled_from([*POSITIONED, "textDocument/documentSymbol", "agent/run-context", "read_file"]))
-    if method == "read_file":  # a tool path built from the URI's tail
+    method = data.draw(st.sampled_from([*POSITIONED, "textDocument/documentSymbol", "textDocument/codeAction", "agent/run-context", "read_file"]))
+    if method == "textDocument/codeAction":  # a selection and a diagnostic anywhere
+        rng, diag = ({"start": data.draw(fs.positions()), "end": data.draw(fs.positions())} for _ in range(2))
+        context = {"diagnostics": [{"range": diag, "message": data.draw(st.text(max_size=50))}]}
+        reply = session.wire.request(method, {"textDocument": {"uri": uri}, "range": rng, "context": context})
+        assert "result" in reply or reply["error"]["code"] == -32602, reply
+    elif method == "read_file":  # a tool path built from the URI's tail
         path = uri.split("://", 1)[-1].removeprefix(str(session.root))
         reply = session.wire.request("agent/executeTool", {"name": "read_file", "input": {"path": path}, "mode": "read-only"})
         assert reply.get("result", {}).get("ok") is not True or OUTSIDE_SECRET not in json.dumps(reply)
@@ -153,6 +158,29 @@ def test_positions_and_uris_out_of_range(session: Session, data: st.DataObject) 
             params["context"] = {"includeDeclaration": data.draw(st.booleans())}
         reply = session.wire.request(method, params)
         assert "result" in reply or reply["error"]["code"] == -32602, reply
+    session.check()
+
+
+MAX_UINT = 2**31 - 1
+
+
+def test_positions_at_the_uinteger_limit(session: Session) -> None:
+    """Legal positions at LSP's limit (a diagnostic on the last line made codeAction
+    compute line 2**31, an internal error)."""
+    doc = {"uri": (session.root / "app.py").as_uri()}
+    far = {"line": MAX_UINT, "character": MAX_UINT}
+    rng = {"start": far, "end": far}
+    requests = [
+        ("textDocument/codeAction", {"textDocument": doc, "range": rng, "context": {"diagnostics": [{"range": rng, "message": "x"}]}}),
+        ("textDocument/definition", {"textDocument": doc, "position": far}),
+        ("textDocument/hover", {"textDocument": doc, "position": far}),
+        ("textDocument/references", {"textDocument": doc, "position": far, "context": {"includeDeclaration": True}}),
+        ("textDocument/prepareRename", {"textDocument": doc, "position": far}),
+        ("textDocument/rename", {"textDocument": doc, "position": far, "newName": "x"}),
+    ]
+    for method, params in requests:
+        reply = session.wire.request(method, params)
+        assert "result" in reply or reply["error"]["code"] in (-32602, -32803), (method, reply)
     session.check()
 
 

@@ -3,7 +3,8 @@ well-behaved client never would (broken frames, bad JSON, out-of-order lifecycle
 
 The server runs as `agentls serve` under a Python audit hook that records every file
 opened or listed under a forbidden directory (outside the workspace), so tests can assert
-that nothing outside the workspace was read.
+that nothing outside the workspace was read; the embedded model is made unavailable, so
+a run that hostile traffic starts fails at once.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class Wire:
     def __init__(self, tmp: Path, forbidden: Path) -> None:
         self.openlog = tmp / "opened-outside.log"
         env = dict(os.environ, AGENTLS_TEST_FORBIDDEN=str(forbidden.resolve()), AGENTLS_TEST_OPENLOG=str(self.openlog))
+        # a hostile request may well be a valid agent/run: it must fail fast, not load a model
+        env["AGENTLS_LOCAL_MODEL"] = "none-for-hostile-tests"
         self.stderr_path = tmp / f"server-{id(self)}.stderr"
         self._stderr = self.stderr_path.open("wb")
         self.proc = subprocess.Popen([sys.executable, "-c", AUDITED_SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env)

@@ -31,6 +31,7 @@ FIX_THIS = "Agent: Fix this"
 FIX_GOAL = "Fix this problem in {path} at line {line}: {message}. Read the code around it, propose the edit, then finish with what you changed."
 #: "Fix this" actions offered per request at most (one per diagnostic in the context).
 MAX_FIX_ACTIONS = 3
+MAX_LINE = 2**31 - 1  # LSP uinteger
 
 
 def _range(rng: lsp.Range) -> dict[str, Any]:
@@ -47,7 +48,8 @@ def fix_this(uri: str, rel: str, diagnostics: list[lsp.Diagnostic]) -> list[lsp.
         title = f"{FIX_THIS}: {first[:60]}" if many else FIX_THIS
         source = f" ({diag.source})" if diag.source else ""
         goal = FIX_GOAL.format(path=rel, line=diag.range.start.line + 1, message=f"{first}{source}")
-        lines = lsp.Range(start=lsp.Position(line=diag.range.start.line, character=0), end=lsp.Position(line=diag.range.end.line + 1, character=0))
+        last = min(diag.range.end.line + 1, MAX_LINE)  # a diagnostic on the last legal line
+        lines = lsp.Range(start=lsp.Position(line=diag.range.start.line, character=0), end=lsp.Position(line=last, character=0))
         context = {"uri": uri, "range": _range(lines), "diagnostics": [converters.get_converter().unstructure(diag, lsp.Diagnostic)]}
         command = lsp.Command(title=title, command=RUN_COMMAND, arguments=[{"goal": goal, "context": context}])
         out.append(lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diag], command=command))
