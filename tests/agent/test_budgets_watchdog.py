@@ -66,6 +66,7 @@ async def test_watchdog_warns_then_stops(run_agent: RunAgent) -> None:
     assert len(out.of("tool_call")) == 1  # the repeat was not run
     warning = out.acting()[2].messages[-1]
     assert warning["role"] == "tool" and "Not run: you have called read_file" in warning["content"]
+    assert "It answered: " in warning["content"] and "hello world" in warning["content"]  # the result, quoted back
     assert [e["type"] for e in out.of("error")] == ["call_rejected", "failed"]
 
 

@@ -25,6 +25,8 @@ from agentls.agent.protocols import AfterExecute, AfterParse
 #: The same call made this many times in one task, in any order, is enough: the next one
 #: is turned away, and the one after that stops the run (a model going round in circles).
 CYCLE_LIMIT = 3
+#: Characters of an earlier result quoted back when its call is turned away.
+GIST_CHARS = 400
 
 
 def _change(result: ActionResult) -> str | None:
@@ -43,6 +45,7 @@ class WatchdogComponent(AfterParse, AfterExecute):
         self._count = 0
         self._changes: dict[str, str] = {}  # call key → the path it changed
         self._seen: dict[str, int] = {}  # call key → times made in this task, in any order
+        self._results: dict[str, str] = {}  # call key → its last result, as the model saw it
 
     def after_parse(self, result: ParsedCall) -> None:
         if result.name == "finish":
@@ -70,9 +73,9 @@ class WatchdogComponent(AfterParse, AfterExecute):
         if seen > CYCLE_LIMIT and self._count < self.repeats:
             raise CallRejected(
                 f"Not run: you already made this exact {result.name} call {seen - 1} times in "
-                "this task, and its earlier results are above. Going round in circles will "
-                "not finish the task: make the change it asks for, or call finish saying "
-                "what you found. One more time stops the run."
+                f"this task.{self._gist(key)} Going round in circles will not finish the task: "
+                "make the change it asks for, or call finish with what you found (the answer "
+                "itself, for a question). One more time stops the run."
             )
         if self._count > self.repeats:
             raise RunFailed(
@@ -82,12 +85,20 @@ class WatchdogComponent(AfterParse, AfterExecute):
         if self._count == self.repeats and self.repeats > 1:
             raise CallRejected(
                 f"Not run: you have called {result.name} with exactly these arguments "
-                f"{self._count} times in a row, and its result will not change. Use the "
-                "earlier result, try something different, or call finish. The same call "
+                f"{self._count} times in a row, and its result will not change.{self._gist(key)} "
+                "Use that result, try something different, or call finish. The same call "
                 "once more stops the run."
             )
 
+    def _gist(self, key: str) -> str:
+        """' It answered: …' — the earlier result, short, so the model need not look back."""
+        text = self._results.get(key)
+        if not text:
+            return ""
+        return f" It answered: {text[:GIST_CHARS]}{'…' if len(text) > GIST_CHARS else ''}"
+
     def after_execute(self, result: ActionResult) -> None:
+        self._results[result.call.key()] = result.message_text()
         changed = _change(result)
         if changed is not None:
             self._changes[result.call.key()] = changed
