@@ -119,3 +119,20 @@ def test_a_did_change_for_a_document_never_opened_is_ignored_quietly(wire: Wire,
     wire.drain(0.3)
     assert wire.error_popups() == []
     assert "not open: ignored" in wire.stderr()
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "field"),
+    [
+        ("textDocument/hover", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": -1, "character": 0}}, "position"),
+        ("textDocument/definition", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0}}, "position.character"),
+        ("textDocument/references", {"textDocument": {"uri": "file:///x.py"}, "position": {"line": 0, "character": 0}}, "context"),
+        ("textDocument/documentSymbol", {"textDocument": 7}, "textDocument.uri"),
+        ("agent/status", {"runId": 7}, "runId"),
+    ],
+)
+def test_invalid_params_name_the_field_for_standard_and_agent_methods(wire: Wire, ws: Path, method: str, params: dict[str, Any], field: str) -> None:
+    wire.request("initialize", initialize_params(ws))
+    wire.notify("initialized", {})
+    reply = wire.request(method, params)
+    assert code(reply) == INVALID_PARAMS and reply["error"]["data"]["field"] == field, reply

@@ -77,13 +77,21 @@ def envelope_problem(data: Any) -> tuple[int, str, Any] | None:
     return None
 
 
-def _detail(cause: BaseException) -> str:
-    """What is wrong with the params, field by field (cattrs names each culprit)."""
+def _detail(cause: BaseException) -> tuple[str, str | None]:
+    """What is wrong with the params, field by field (cattrs names each culprit), and
+    the first culprit's path in the params, camelCase as on the wire."""
     try:
         problems = transform_error(cause) if isinstance(cause, ClassValidationError) else [str(cause)]
     except Exception:
         problems = [str(cause)]
-    return "; ".join(problems)[:1000]
+    where = problems[0].rpartition(" @ $.")[2] if problems and " @ $." in problems[0] else ""
+    field = ".".join(_camel(p) for p in where.split(".")[1:]) if where.startswith("params.") else None
+    return "; ".join(problems)[:1000], field or None
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 class AgentProtocol(LanguageServerProtocol):
@@ -170,8 +178,9 @@ class AgentProtocol(LanguageServerProtocol):
             if isinstance(data, dict) and "id" in data and "method" in data:
                 error: JsonRpcException = exc
                 if isinstance(exc, JsonRpcInvalidParams):
-                    detail = _detail(exc.__cause__) if exc.__cause__ is not None else exc.message
-                    error = JsonRpcInvalidParams(f"invalid params for {data['method']}: {detail}")
+                    detail, field = _detail(exc.__cause__) if exc.__cause__ is not None else (exc.message, None)
+                    # the same shape as agent/* errors (params.py): data.field names the culprit
+                    error = JsonRpcInvalidParams(f"invalid params for {data['method']}: {detail}", data={"field": field} if field else None)
                 self._send_response(data["id"], error=error.to_response_error())
                 return _Answered()
             raise
