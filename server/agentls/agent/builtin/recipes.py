@@ -43,8 +43,9 @@ RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
     (
         re.compile(r"\btype hints?\b|\bannotat|\btyped?\b.{0,20}\b(?:parameters?|arguments?|return)", _ANY),
         Permission.FILESYSTEM_WRITE,
-        "To add type hints to a function, call replace_symbol with the file, the function's "
-        "name and its whole new definition: the signature with the hints, the body unchanged.",
+        "To add type hints to a function, call edit_file with `old` = its def line exactly as "
+        "it reads and `new` = that same line with the hints; the body stays as it is (one call "
+        "per function).",
     ),
     (
         WRITES_TESTS,
