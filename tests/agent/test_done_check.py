@@ -231,10 +231,14 @@ async def test_a_goal_about_code_that_is_not_there_cannot_be_done(run_agent: Run
     out = await run_agent(script, goal="Fix the bug in the compute_tax function in src/app.py", settings=AUTO)
     assert out.state.status == "failed"
     assert out.state.error == (
-        "not done: the goal is about compute_tax, which the workspace did not have when the run "
-        "started (making it is not what was asked)"
+        "not done: the goal is about compute_tax, which no file of the workspace has (it was not "
+        "there when the run started), so it cannot be done as asked"
     )
     assert "Not in the workspace: compute_tax" in out.acting()[0].text()
+    # the edit was turned away, so the workspace is as it was
+    told = out.acting()[1].messages[-1]["content"]
+    assert "Not run: the goal is about compute_tax, which no file of the workspace has" in told
+    assert out.of("tool_call")[0]["name"] == "finish"
 
 
 async def test_a_goal_that_asks_to_make_the_code_completes_when_it_is_made(run_agent: RunAgent) -> None:
@@ -339,6 +343,7 @@ async def test_a_change_goal_about_a_file_that_does_not_exist_ends_failed(
         "not there when the run started), so it cannot be done as asked"
     )
     assert "No such file in the workspace: tests/test_api.py." in out.acting()[0].text()
+    assert not (ws_root / "tests" / "test_api.py").exists()  # the write was turned away
 
 
 async def test_a_test_file_that_uses_what_it_never_imports_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
@@ -360,3 +365,21 @@ async def test_names_undefined_before_the_run_are_not_its_doing(run_agent: RunAg
     out = await run_agent([plan("t"), edit, finish("done"), plan()], goal="Add a return type to main in src/app.py",
                           settings=AUTO)  # fmt: skip
     assert out.state.status == "completed", out.state.error
+
+
+async def test_a_rename_target_is_made_by_the_goal(run_agent: RunAgent, ws_root: Path) -> None:
+    # the new name of a rename exists only after it: not a name the goal takes as existing
+    (ws_root / "src" / "cart.py").write_text("from src.app import main\n\nx = main()\n")
+    rename = act("rename_symbol", {"path": "src/app.py", "symbol": "main", "new_name": "compute_total"})
+    out = await run_agent([plan("t"), rename, finish("renamed"), plan()],
+                          goal="Rename the function main to compute_total everywhere in the project.", settings=AUTO)  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+
+
+async def test_a_name_only_a_config_file_has_is_not_unknown(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "settings.yaml").write_text("retry_count: 3\n")
+    edit = act("edit_file", {"path": "settings.yaml", "old": "retry_count: 3", "new": "retry_count: 5"})
+    out = await run_agent([plan("t"), edit, finish("set to 5"), plan()],
+                          goal="Change retry_count in settings.yaml to 5", settings=AUTO)  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    assert (ws_root / "settings.yaml").read_text() == "retry_count: 5\n"

@@ -50,7 +50,7 @@ from agentls.llm.base import ChatModel
 from agentls.tools.audit import AuditLog
 from agentls.tools.base import ToolContext
 from agentls.tools.executor import ToolExecutor
-from agentls.tools.permissions import PermissionSet
+from agentls.tools.permissions import Permission, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
 from agentls.tools.sandbox import unconfined_notice
@@ -120,7 +120,9 @@ class Agent:
         self.history = HistoryComponent(run)
         self.budgets = BudgetsComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
-        self.done_check = DoneCheckComponent(run, self._suite if "run_test_suite" in registry else None)
+        self.done_check = DoneCheckComponent(
+            run, self._suite if "run_test_suite" in registry else None, writes=lambda name: _writes(registry, name)
+        )
         self.pipeline = Pipeline(
             [*collect_components(self), *(components or [])], retry_limit=settings.retry_limit
         )
@@ -278,3 +280,9 @@ class Agent:
         early = self._early.pop(proposal["id"], None) if action == "created" else None
         if early is not None:
             self._emit("proposal", {"action": early.get("action"), "proposal": early["proposal"]})
+
+
+def _writes(registry: Any, name: str) -> bool:
+    """Whether the registry's tool `name` changes files (needs filesystemWrite)."""
+    tool = registry.get(name)
+    return tool is not None and Permission.FILESYSTEM_WRITE in tool.permissions

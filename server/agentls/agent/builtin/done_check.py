@@ -56,10 +56,14 @@ SuiteRunner = Callable[[], Awaitable[Any]]
 
 
 class DoneCheckComponent(AfterParse):
-    def __init__(self, run: RunContext, tests: SuiteRunner | None = None) -> None:
+    def __init__(
+        self, run: RunContext, tests: SuiteRunner | None = None, writes: Callable[[str], bool] | None = None
+    ) -> None:
         super().__init__()
         self.run = run
         self.tests = tests
+        #: whether a command changes files (edits are turned away when the goal cannot be done)
+        self.writes = writes
         self._nudged = False
 
     @property
@@ -119,9 +123,29 @@ class DoneCheckComponent(AfterParse):
             "and every use at once"
         )
 
+    def impossible(self) -> str | None:
+        """Why no edit can do what a change goal asks: it is about a file or a code name the
+        workspace did not have (and does not ask to make)."""
+        if not self.wants_change:
+            return None
+        if self.run.missing_files:
+            return f"the goal is about {', '.join(self.run.missing_files)}, which the workspace does not have"
+        presumed = [n for n in self.run.unknown_names if not _made_by_goal(self.run.goal, n)]
+        if presumed:
+            return f"the goal is about {', '.join(presumed)}, which no file of the workspace has"
+        return None
+
     def after_parse(self, result: ParsedCall) -> None:
-        if result.name != "finish" or self._nudged or self.run.state.pending():
-            return
+        if self.writes is not None and self.writes(result.name) and (why := self.impossible()):
+            # an impossible goal's edits are junk the user must then undo (with approval
+            # auto the 1.5B added the compute_tax it was asked to fix, and the run failed
+            # with the file changed)
+            raise CallRejected(
+                f"Not run: {why}, so no change can do what it asks. Call finish saying that "
+                "(the run will end as failed); do not make or change other code instead."
+            )
+        if result.name != "finish" or self._nudged or self.run.state.pending() or self.impossible():
+            return  # (an impossible goal's finish is its answer: no "make the change now")
         missing = self.missing()
         if missing is None:
             return
@@ -166,12 +190,8 @@ class DoneCheckComponent(AfterParse):
 
     def _static_failure(self) -> str | None:
         changed = self.changed()
-        if self.wants_change and self.run.missing_files:
-            names = ", ".join(self.run.missing_files)
-            return (
-                f"not done: the goal is about {names}, which the workspace does not have "
-                "(it was not there when the run started), so it cannot be done as asked"
-            )
+        if why := self.impossible():
+            return f"not done: {why} (it was not there when the run started), so it cannot be done as asked"
         if self.wants_change and not changed:
             return (
                 "not done: the goal asks for a change, but the run changed no file "
@@ -180,12 +200,6 @@ class DoneCheckComponent(AfterParse):
         missing = self.missing()
         if missing is not None:
             return f"not done: {missing}"
-        presumed = [n for n in self.run.unknown_names if not _made_by_goal(self.run.goal, n)]
-        if self.wants_change and presumed:
-            return (
-                f"not done: the goal is about {', '.join(presumed)}, which the workspace did not "
-                "have when the run started (making it is not what was asked)"
-            )
         absent = [n for n in self.run.unknown_names if not _anywhere(self.run, n, changed)]
         if self.wants_change and absent:
             return (
@@ -246,10 +260,13 @@ def _text_now(run: RunContext, path: str) -> str:
 
 
 def _made_by_goal(goal: str, name: str) -> bool:
-    """Whether the goal asks to make `name` ("add a function subtract", "implement parse_x")
-    rather than takes it as existing ("fix the bug in compute_tax")."""
+    """Whether the goal asks to make `name` ("add a function subtract", "implement parse_x",
+    "rename calc_total to compute_total") rather than takes it as existing ("fix the bug in
+    compute_tax")."""
     maker = r"\b(?:add|adds|implement|create|write|define|introduce|new)\b"
-    return re.search(rf"{maker}[^.;]{{0,40}}\b{re.escape(name)}\b", goal, re.IGNORECASE) is not None
+    quoted = rf"[`'\"]?{re.escape(name)}\b"
+    made = re.search(rf"{maker}[^.;]{{0,40}}\b{quoted}", goal, re.IGNORECASE)
+    return made is not None or re.search(rf"\b(?:to|into|as)\s+{quoted}", goal) is not None
 
 
 def _on_disk(run: RunContext, path: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from agentls.agent.context import RunContext
 from agentls.agent.prompts import render
@@ -34,6 +35,9 @@ MAP_MAX_CHARS = 4000
 FILES_MAX_CHARS = 6000
 MAX_NAMED_FILES = 3
 MAX_WALKED = 2000
+#: Reading the workspace's text for a name no analysed file holds: per file, and in all.
+TEXT_SCAN_FILE_BYTES = 1_000_000
+TEXT_SCAN_BYTES = 50_000_000
 #: Words a goal uses as plain English that also name definitions in many codebases.
 COMMON_WORDS = frozenset(
     ["add", "change", "fix", "list", "make", "read", "write", "update", "remove", "delete", "rename", "create", "guard", "test", "tests", "file", "files", "function", "functions", "class", "method", "type", "hint", "summary", "string", "docstring", "code", "return", "value", "name", "call", "callers", "caller", "new", "old", "the", "and", "for", "with", "from", "into", "that", "this"]
@@ -58,11 +62,14 @@ class GroundingComponent(MessageProvider):
                 self._named.insert(0, self.run.editor.path)
             self.run.named_files = list(self._named)
             self.run.new_files = new_files(self.run.goal, paths)
-            self.run.missing_files = missing_files(self.run.goal, paths)
+            complete = len(paths) < MAX_WALKED  # a file not seen may be beyond the walk
+            self.run.missing_files = missing_files(self.run.goal, paths) if complete else []
             known: set[str] = set()
             for rel in index.files:
                 known |= index.words(rel)
-            self.run.unknown_names = [n for n in code_names(self.run.goal) if n not in known]
+            unknown = [n for n in code_names(self.run.goal) if n not in known]
+            # in no analysed file: perhaps in a config file, a template, another language
+            self.run.unknown_names = _not_in_text(ctx.workspace.root, paths, unknown) if complete else []
             budget = min(MAP_MAX_CHARS, int(self.run.context_tokens * 4 * MAP_SHARE))
             self._map = index.repo_map(budget, self._named) or "(no source files)"
         except Exception as exc:  # grounding helps; it must never stop a run
@@ -114,6 +121,23 @@ _CODE_NAMES = (
 _NOT_NAMES = frozenset(
     ["a", "an", "the", "every", "each", "this", "that", "these", "those", "all", "any", "new", "module", "its", "their", "of", "in", "to", "from", "for", "on", "at", "with", "by", "is", "as", "and", "or", "which", "named", "called"]
 )
+
+
+def _not_in_text(root: Path, paths: list[str], names: list[str]) -> list[str]:
+    """Those of `names` that no file of the workspace mentions at all (bounded reads)."""
+    left = {n: re.compile(rf"\b{re.escape(n)}\b".encode()) for n in names}
+    budget = TEXT_SCAN_BYTES
+    for rel in paths:
+        if not left or budget <= 0:
+            break
+        try:
+            data = (root / rel).read_bytes()[:TEXT_SCAN_FILE_BYTES]
+        except OSError:
+            continue
+        budget -= len(data)
+        for name in [n for n, pattern in left.items() if pattern.search(data)]:
+            del left[name]
+    return [n for n in names if n in left] if budget > 0 else []
 
 
 def code_names(goal: str) -> list[str]:
