@@ -15,6 +15,7 @@ from .conftest import RunAgent, finish, plan
     [
         ("Add a function subtract(a, b) to calc.py that returns a minus b.", "dev", ["insert_symbol"]),
         ("Add a docstring to the add function in calc.py.", "dev", ["add_docstring"]),
+        ("Add a module docstring at the top of textutils.py.", "dev", ["add_docstring", "symbol is `module`"]),
         ("Rename the class Usr to User in models.py and update every place that uses it.", "dev", ["rename_symbol"]),
         ("Add type hints to every parameter and the return of area in shapes.py.", "dev", ["its def line"]),
         ("The tests in test_discount.py fail. Fix apply_discount so they pass.", "full", ["run_test_suite"]),
@@ -33,5 +34,5 @@ async def test_the_system_prompt_names_the_tool_for_the_goals_kind_of_job(
     system = out.acting()[0].messages[0]["content"]
     practices = system.split("Best practices:")[1]
     for name in ("insert_symbol", "add_docstring", "rename_symbol", "replace_symbol", "run_test_suite", "answer itself",
-                 "functions named test_", "its def line"):  # fmt: skip
+                 "functions named test_", "its def line", "symbol is `module`"):  # fmt: skip
         assert (name in practices) == (name in tools), (name, practices)

@@ -35,6 +35,11 @@ RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
         "class name, and the text only (no quotes).",
     ),
     (
+        re.compile(r"\bmodule\s+(?:docstring|documentation|comment)|\b(?:docstring|comment)\b.{0,30}\btop of\b", _ANY),
+        Permission.FILESYSTEM_WRITE,
+        "For the module's own docstring (at the top of the file), the symbol is `module`.",
+    ),
+    (
         re.compile(r"\brename\b", _ANY),
         Permission.FILESYSTEM_WRITE,
         "To rename something, call rename_symbol once with the file that defines it, its "
