@@ -383,3 +383,14 @@ async def test_a_name_only_a_config_file_has_is_not_unknown(run_agent: RunAgent,
                           goal="Change retry_count in settings.yaml to 5", settings=AUTO)  # fmt: skip
     assert out.state.status == "completed", out.state.error
     assert (ws_root / "settings.yaml").read_text() == "retry_count: 5\n"
+
+
+async def test_a_module_docstring_goal_needs_the_module_docstring(run_agent: RunAgent, ws_root: Path) -> None:
+    # benchmark docstring_module: the 1.5B documented the first function instead
+    wrong = act("add_docstring", {"path": "src/app.py", "symbol": "main", "docstring": "Return one."})
+    right = act("add_docstring", {"path": "src/app.py", "symbol": "module", "docstring": "The app."})
+    out = await run_agent([plan("t"), wrong, finish("done"), right, finish("done"), plan()],
+                          goal="Add a module docstring at the top of src/app.py.", settings=AUTO)  # fmt: skip
+    assert "src/app.py still has no module docstring" in out.acting()[2].messages[-1]["content"]
+    assert out.state.status == "completed", out.state.error
+    assert (ws_root / "src" / "app.py").read_text().startswith('"""The app."""\n')

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentls.agent.actions import ParsedCall
-from agentls.agent.builtin.recipes import WRITES_TESTS
+from agentls.agent.builtin.recipes import MODULE_DOC, WRITES_TESTS
 from agentls.agent.context import RunContext
 from agentls.agent.outcomes import CallRejected
 from agentls.agent.protocols import AfterParse
@@ -97,6 +97,10 @@ class DoneCheckComponent(AfterParse):
         undefined = _new_undefined_names(self.run, self.changed())
         if undefined:
             return undefined
+        if MODULE_DOC.search(self.run.goal):
+            bare = [f for f in self.run.named_files if f.endswith(".py") and not _module_docstring(_text_now(self.run, f))]
+            if bare:
+                return f"{', '.join(bare)} still has no module docstring (the first statement of the file)"
         named = self.run.named_files
         if named and not changed & set(named) and not self.run.new_files:
             return (
@@ -248,6 +252,15 @@ def _new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None
             names = ", ".join(f"{name} (line {line + 1})" for line, name in fresh[:5])
             out.append(f"{path} uses {names}, which it neither defines nor imports")
     return "; ".join(out) or None
+
+
+def _module_docstring(text: str) -> bool:
+    import ast
+
+    try:
+        return ast.get_docstring(ast.parse(text)) is not None
+    except (SyntaxError, ValueError):
+        return True  # no verdict on a file that does not parse (reported elsewhere)
 
 
 def _text_now(run: RunContext, path: str) -> str:

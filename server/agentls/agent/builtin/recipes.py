@@ -18,6 +18,8 @@ from agentls.agent.protocols import DirectiveProvider
 from agentls.tools.permissions import Permission
 
 _ANY = re.IGNORECASE
+#: "Add a module docstring", "a docstring at the top of x.py"
+MODULE_DOC = re.compile(r"\bmodule\s+(?:docstring|documentation|comment)|\b(?:docstring|comment)\b.{0,30}\btop of\b", _ANY)
 #: "Write a pytest test for add", "add tests for is_palindrome" (not "make the tests pass")
 WRITES_TESTS = re.compile(r"\b(?:write|add|create)\s+(?:an?\s+|some\s+|\w+\s+)?(?:pytest\s+|unit\s+)?tests?\b", _ANY)
 #: (pattern over the goal, the permission the tool needs, the line)
@@ -35,7 +37,7 @@ RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
         "class name, and the text only (no quotes).",
     ),
     (
-        re.compile(r"\bmodule\s+(?:docstring|documentation|comment)|\b(?:docstring|comment)\b.{0,30}\btop of\b", _ANY),
+        MODULE_DOC,
         Permission.FILESYSTEM_WRITE,
         "For the module's own docstring (at the top of the file), the symbol is `module`.",
     ),
