@@ -132,6 +132,8 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
         ("add_docstring", {"symbol": "missing", "docstring": "x"}, "no function, method or class"),
         ("replace_symbol", {"symbol": "Cart", "new": "User"}, "must be the whole new definition"),
         ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
+        ("insert_symbol", {"new": "def ratio(a, b):\n    return b / a"}, "already defines ratio; to change it, use replace_symbol"),
+        ("insert_symbol", {"after": "Cart.total", "new": "def total(self):\n    return 0"}, "already defines Cart.total"),
         # benchmark pattern 11: the function's code pasted into its docstring, 50 times over
         ("add_docstring", {"symbol": "ratio", "docstring": "Ratio.\ndef ratio(a, b):\n    return a / b"}, "not repeat its code"),
         ("add_docstring", {"symbol": "ratio", "docstring": "\n".join(["Divide a by b."] * 41)}, "at most 40 lines"),

@@ -6,9 +6,12 @@ Must not know: the editor, LSP, the agent, tree-sitter.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pydantic import Field
 
-from agentls.tools.base import ToolContext, ToolInput
+from agentls.analysis.syntax import symbol_spans
+from agentls.tools.base import ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import find, indent_of, line_end, reindent, source
 from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
@@ -50,4 +53,21 @@ class InsertSymbol(ProposingTool):
         tail = data[at:]
         if tail.strip():
             tail = gap.encode() + tail.lstrip(b"\n")
-        return propose(ctx, self.name, rel, data, head.rstrip(b"\n") + b"\n" + block + tail)
+        new = head.rstrip(b"\n") + b"\n" + block + tail
+        self._refuse_duplicates(rel, data, new)
+        return propose(ctx, self.name, rel, data, new)
+
+    def _refuse_duplicates(self, rel: str, old: bytes, new: bytes) -> None:
+        """A definition the file already has is not added again (the 1.5B inserted a second
+        `def slugify` to "fix" the first: Python keeps the last one silently)."""
+        before = Counter(s.name for s in symbol_spans(rel, old) or [])
+        after = Counter(s.name for s in symbol_spans(rel, new) or [])
+        again = sorted(n for n, count in after.items() if before.get(n) and count > before[n])
+        if again:
+            raise ToolError(
+                "runtime",
+                f"refused: {rel} already defines {', '.join(again)}; to change it, use "
+                "replace_symbol (or edit_file); no proposal was made",
+                self.name,
+                path=rel,
+            )
