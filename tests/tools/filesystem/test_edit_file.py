@@ -184,3 +184,24 @@ def test_errors(call, ctx, ws_root, args, etype, fragment):
     assert result.error["type"] == etype
     assert fragment in result.error["message"]
     assert (ws_root / "shop.py").read_text() == SOURCE
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new", "expected"),
+    [
+        # the line's closing ':' written into new but not old (benchmark hint_param): not doubled
+        ("def find(users, uid):\n    return uid\n", "def find(users, uid)", "def find(users: list, uid: int) -> dict:",
+         "def find(users: list, uid: int) -> dict:\n    return uid\n"),
+        ("x = f(a);\n", "x = f(a)", "x = f(a, b);", "x = f(a, b);\n"),
+        # what follows is kept when new does not end with it, or when it is code
+        ("def find(users, uid):\n    return uid\n", "def find(users, uid)", "def find(users, uid: int)",
+         "def find(users, uid: int):\n    return uid\n"),
+        ("total = a + b\n", "total = a", "total = a + b", "total = a + b + b\n"),
+    ],
+)
+def test_the_rest_of_the_line_new_already_ends_with_is_not_doubled(
+    text: str, old: str, new: str, expected: str
+) -> None:
+    from agentls.tools.filesystem.matching import replace_unique
+
+    assert replace_unique(text, old, new, "f.py").text == expected

@@ -121,10 +121,24 @@ def replace_unique(text: str, old: str, new: str, path: str) -> Replacement:
             f"{_line_list(numbers)}, 0-based); include more surrounding lines to make it unique"
         )
     if hits:
-        result, fuzzy = text[: hits[0]] + new + text[hits[0] + len(old) :], False
+        end = hits[0] + len(old) + _line_rest_in_new(text, hits[0] + len(old), new)
+        result, fuzzy = text[: hits[0]] + new + text[end:], False
     else:
         result, fuzzy = _fuzzy_replace(text, old, new, path), True
     return Replacement(result.replace("\n", "\r\n") if crlf else result, fuzzy)
+
+
+def _line_rest_in_new(text: str, end: int, new: str) -> int:
+    """How much of the line after the match `new` already ends with: `old` = `def f(a)`,
+    `new` = `def f(a: int) -> int:` on the line `def f(a):` — the model wrote the line's
+    closing `:` into `new` but not into `old`, and keeping it would double it. Only a short
+    run of punctuation counts (never code the model may have meant to keep)."""
+    stop = text.find("\n", end)
+    rest = text[end : len(text) if stop < 0 else stop]
+    bare = rest.rstrip()
+    if not bare or len(bare) > 3 or any(c.isalnum() or c.isspace() for c in bare):
+        return 0
+    return len(bare) if new.rstrip().endswith(bare) else 0
 
 
 def _blank_ends(lines: list[str]) -> tuple[int, int]:
