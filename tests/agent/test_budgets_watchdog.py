@@ -91,3 +91,21 @@ async def test_watchdog_is_reset_by_a_different_call(run_agent: RunAgent) -> Non
     out = await run_agent([plan("t"), a, b, a, b, a, finish(), plan()])
     assert out.state.status == "completed"
     assert len(out.of("tool_call")) == 6
+
+
+async def test_no_progress_stops_the_run(run_agent: RunAgent) -> None:
+    # the 0.5B walked the tool list with made-up arguments until the 300 s timeout: every
+    # call failed or was turned away; eight in a row stop the run
+    calls = [act("read_file", {"path": f"missing{i}.py"}) for i in range(9)]
+    out = await run_agent([plan("t"), *calls, finish(), plan()])
+    assert out.state.status == "failed"
+    assert out.state.error == "watchdog: no progress: the last 8 calls were all turned away or failed; the run was stopped"
+    assert len(out.of("tool_call")) == 8
+
+
+async def test_a_success_resets_the_no_progress_count(run_agent: RunAgent) -> None:
+    bad = [act("read_file", {"path": f"missing{i}.py"}) for i in range(7)]
+    good = act("read_file", {"path": "README.md"})
+    more = [act("read_file", {"path": f"other{i}.py"}) for i in range(7)]
+    out = await run_agent([plan("t"), *bad, good, *more, finish(), plan()])
+    assert out.state.status == "completed", out.state.error

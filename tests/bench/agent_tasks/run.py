@@ -336,7 +336,7 @@ def machine(env: dict[str, str]) -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "model_size": env.get("AGENTLS_LOCAL_MODEL", "0.5b"),
-        "threads": env.get("AGENTLS_LOCAL_THREADS", "1 (default)"),
+        "threads": env.get("AGENTLS_LOCAL_THREADS", "auto (default: the cores other processes leave free, per turn)"),
     }
 
 

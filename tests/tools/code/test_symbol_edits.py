@@ -133,6 +133,9 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
         ("replace_symbol", {"symbol": "Cart", "new": "User"}, "must be the whole new definition"),
         ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
         ("insert_symbol", {"new": "def ratio(a, b):\n    return b / a"}, "already defines ratio; to change it, use replace_symbol"),
+        # the 0.5B inserted the bare name "subtract", and it was applied
+        ("insert_symbol", {"new": "subtract"}, "must be a whole new definition"),
+        ("insert_symbol", {"new": "x = 1"}, "must be a whole new definition"),
         ("insert_symbol", {"after": "Cart.total", "new": "def total(self):\n    return 0"}, "already defines Cart.total"),
         # benchmark pattern 11: the function's code pasted into its docstring, 50 times over
         ("add_docstring", {"symbol": "ratio", "docstring": "Ratio.\ndef ratio(a, b):\n    return a / b"}, "not repeat its code"),

@@ -11,20 +11,24 @@ A call identical to an earlier one that changed a file (its output names a propo
 was applied or is pending) is not run even once more, whenever it comes: small models
 often redo an edit that worked, get "old text was not found", and then rewrite the file.
 The model is told the change is already in place — the success is named, not the
-repetition. Must not know: what the tools do, the loop's internals, models, LSP.
+repetition. Any STUCK_LIMIT calls in a row that were all turned away or failed stop the run
+("no progress"). Must not know: what the tools do, the loop's internals, models, LSP.
 """
 
 from __future__ import annotations
 
 import json
 
-from agentls.agent.actions import ActionResult, ParsedCall
+from agentls.agent.actions import ActionFailure, ActionResult, ParsedCall
 from agentls.agent.outcomes import CallRejected, RunFailed
-from agentls.agent.protocols import AfterExecute, AfterParse
+from agentls.agent.protocols import AfterExecute, AfterParse, ExecutionFailure
 
 #: The same call made this many times in one task, in any order, is enough: the next one
 #: is turned away, and the one after that stops the run (a model going round in circles).
 CYCLE_LIMIT = 3
+#: Calls in a row turned away or failed (any mix) before the run is stopped: a model that
+#: walks the tool list with made-up arguments (the 0.5B) makes no progress, only time.
+STUCK_LIMIT = 8
 #: Characters of an earlier result quoted back when its call is turned away.
 GIST_CHARS = 400
 
@@ -37,7 +41,7 @@ def _change(result: ActionResult) -> str | None:
     return str(out.get("path")) if out.get("status") in ("applied", "pending") else None
 
 
-class WatchdogComponent(AfterParse, AfterExecute):
+class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
     def __init__(self, repeats: int = 2) -> None:
         super().__init__()
         self.repeats = max(1, repeats)
@@ -46,15 +50,34 @@ class WatchdogComponent(AfterParse, AfterExecute):
         self._changes: dict[str, str] = {}  # call key → the path it changed
         self._seen: dict[str, int] = {}  # call key → times made in this task, in any order
         self._results: dict[str, str] = {}  # call key → its last result, as the model saw it
+        self._stuck = 0  # calls in a row that were turned away or failed
 
     def after_parse(self, result: ParsedCall) -> None:
         if result.name == "finish":
             # a repeated finish is the done check's business: after its nudge ("call finish
             # again saying why") the same finish is the model's answer, not a loop
             return
+        if self._stuck >= STUCK_LIMIT:
+            raise RunFailed(
+                f"watchdog: no progress: the last {self._stuck} calls were all turned away or "
+                "failed; the run was stopped"
+            )
+        try:
+            self._check(result)
+        except CallRejected:
+            self._stuck += 1
+            raise
+
+    def _check(self, result: ParsedCall) -> None:
         key = result.key()
         changed = self._changes.get(key)
         if changed is not None:
+            self._seen[key] = self._seen.get(key, 0) + 1
+            if self._seen[key] > CYCLE_LIMIT + 1:
+                raise RunFailed(
+                    f"watchdog: the model went round in circles: {result.name} repeated a "
+                    f"change already made, {self._seen[key]} times in one task; the run was stopped"
+                )
             raise CallRejected(
                 f"Not run: this exact {result.name} call already succeeded earlier in this "
                 f"run — that change is in place in {changed} (your reads show it). Do not "
@@ -97,7 +120,12 @@ class WatchdogComponent(AfterParse, AfterExecute):
             return ""
         return f" It answered: {text[:GIST_CHARS]}{'…' if len(text) > GIST_CHARS else ''}"
 
+    def execution_failure(self, error: ActionFailure) -> None:
+        self._stuck += 1
+        self._results[error.result.call.key()] = error.result.message_text()
+
     def after_execute(self, result: ActionResult) -> None:
+        self._stuck = 0
         self._results[result.call.key()] = result.message_text()
         changed = _change(result)
         if changed is not None:

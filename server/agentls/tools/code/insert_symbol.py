@@ -10,7 +10,7 @@ from collections import Counter
 
 from pydantic import Field
 
-from agentls.analysis.syntax import symbol_spans
+from agentls.analysis.syntax import symbol_spans, syntax_errors
 from agentls.tools.base import ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import find, indent_of, line_end, reindent, source
 from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
@@ -39,6 +39,15 @@ class InsertSymbol(ProposingTool):
     def execute(self, input: InsertSymbolInput, ctx: ToolContext) -> ProposalOutput:
         rel, data, _text = source(ctx, self.name, input.path)
         python = rel.endswith((".py", ".pyi"))
+        alone = reindent(input.new, "", python).encode("utf-8")
+        if not symbol_spans(rel, alone) and not syntax_errors(rel, alone):  # (errors: said below)
+            raise ToolError(
+                "runtime",
+                f"refused: `new` must be a whole new definition (its def/class/function line "
+                f"and body), not {input.new.strip()[:60]!r}; no proposal was made",
+                self.name,
+                path=rel,
+            )
         if input.after:
             span = find(self.name, rel, data, input.after)
             indent = indent_of(data, span.start)
