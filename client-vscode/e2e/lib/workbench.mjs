@@ -115,9 +115,19 @@ export async function openViewContainer(page, label) {
 }
 
 /** Clicks the lightbulb of the selection, then the code action whose row contains `title`. */
-export async function runCodeAction(page, title) {
+export async function runCodeAction(page, title, nearText) {
   const bulb = page.locator(".editor-group-container.active .lightBulbWidget");
   await bulb.waitFor({ state: "visible", timeout: 20000 });
+  if (nearText) {
+    // The bulb first shows for the cursor's old place (the file's first line, right after
+    // opening it) with the actions computed for it; clicking that one starts a run for the
+    // wrong lines (seen in CI under load). Wait until it sits by the selection.
+    const line = page.locator(".editor-group-container.active .view-line", { hasText: nearText }).first();
+    await waitFor(async () => {
+      const [b, l] = await Promise.all([bulb.boundingBox(), line.boundingBox()]);
+      return b && l && Math.abs(b.y - l.y) < l.height * 2.5 ? true : null;
+    }, `the lightbulb by the line "${nearText}"`, 20000);
+  }
   await bulb.click();
   const widget = page.locator(".action-widget");
   await widget.locator(".monaco-list-row", { hasText: title }).first().waitFor({ timeout: 20000 });

@@ -21,7 +21,7 @@ scenario("A code action on the selection starts a run with the file and the line
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Shift+End");
   await waitFor(async () => /\(\d+ selected\)/.test(await page.locator(".statusbar").innerText()), "the selection in the status bar", 10000);
-  await runCodeAction(page, "Agent: Explain this code");
+  await runCodeAction(page, "Agent: Explain this code", "def shout");
   const first = await waitFor(() => model.requests()[0], "the run's first model request", 30000);
   const text = requestText(first);
   assert.match(text, /Explain/, "the goal is the explain action's");
