@@ -109,3 +109,20 @@ async def test_a_success_resets_the_no_progress_count(run_agent: RunAgent) -> No
     more = [act("read_file", {"path": f"other{i}.py"}) for i in range(7)]
     out = await run_agent([plan("t"), *bad, good, *more, finish(), plan()])
     assert out.state.status == "completed", out.state.error
+
+
+async def test_a_change_made_again_and_again_ends_the_task_for_the_done_check(run_agent: RunAgent) -> None:
+    # the 0.5B renamed Usr to User right, then repeated the rename until the run was stopped
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    out = await run_agent([plan("t"), edit, edit, edit, plan()], goal="Change main in src/app.py to return 2",
+                          settings=RunSettings(approval="auto"))  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    assert out.state.summary and out.state.summary.startswith("The change is in place in src/app.py (edit_file)")
+    assert [e["name"] for e in out.of("tool_call")] == ["edit_file"]
+
+
+async def test_a_repeated_change_that_does_not_reach_the_goal_still_fails(run_agent: RunAgent) -> None:
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 1 + 0"})
+    out = await run_agent([plan("t"), edit, edit, edit, plan()], goal="Change the title in README.md to Demo",
+                          settings=RunSettings(approval="auto"))  # fmt: skip
+    assert out.state.status == "failed"  # the done check: the goal names README.md, not src/app.py

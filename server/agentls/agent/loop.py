@@ -38,7 +38,7 @@ from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.execution import available, error_text, run_call, unavailable_lines
 from agentls.agent.focus import focus, is_small
-from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed
+from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed, TaskDone
 from agentls.agent.pipeline import Pipeline
 from agentls.agent.prompts import bullets, render
 from agentls.agent.protocols import (
@@ -252,6 +252,9 @@ class TaskLoop:
             self.bad_replies = 0
             try:
                 await self.pipeline.run(AfterParse.after_parse, call)
+            except TaskDone as done:
+                self.emit("status", {"status": run.state.status, "notice": done.summary})
+                return done.summary
             except CallRejected as rejected:
                 self._record(index, turn, call.id, error_text(rejected.message, call.name))
                 self.emit("error", {"type": "call_rejected", "message": rejected.message})

@@ -3,7 +3,9 @@
 `RunStop` subclasses carry the final status and a message for the user: `BudgetExhausted`
 (steps, loops, tokens, time or cost ran out), `RunFailed` (too many bad replies, the
 watchdog, a model error). `CallRejected` is raised by an `AfterParse` component to keep a
-call from running and tell the model why (the run goes on).
+call from running and tell the model why (the run goes on); `TaskDone` ends the current
+task as if the model had called finish, with the component's summary (the done check
+still judges the run).
 Must not know: components' internals, tools, models, LSP.
 """
 
@@ -38,3 +40,11 @@ class CallRejected(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class TaskDone(Exception):
+    """The current task ends with `summary` as its result, as with `finish`."""
+
+    def __init__(self, summary: str) -> None:
+        super().__init__(summary)
+        self.summary = summary

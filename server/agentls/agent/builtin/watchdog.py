@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 from agentls.agent.actions import ActionFailure, ActionResult, ParsedCall
-from agentls.agent.outcomes import CallRejected, RunFailed
+from agentls.agent.outcomes import CallRejected, RunFailed, TaskDone
 from agentls.agent.protocols import AfterExecute, AfterParse, ExecutionFailure
 
 #: The same call made this many times in one task, in any order, is enough: the next one
@@ -73,10 +73,16 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         changed = self._changes.get(key)
         if changed is not None:
             self._seen[key] = self._seen.get(key, 0) + 1
-            if self._seen[key] > CYCLE_LIMIT + 1:
-                raise RunFailed(
-                    f"watchdog: the model went round in circles: {result.name} repeated a "
-                    f"change already made, {self._seen[key]} times in one task; the run was stopped"
+            if self._seen[key] > 2:
+                self._last, self._count = None, 0
+                self._seen.clear()
+                # made, then told it is in place, and made again: the model has nothing
+                # else to do for this task but does not say so (the 0.5B renamed Usr to User
+                # right, then repeated the rename until the run was stopped). The task ends
+                # as if it had called finish; the done check still judges the run.
+                raise TaskDone(
+                    f"The change is in place in {changed} ({result.name}); the model repeated "
+                    "it instead of calling finish, so the task was ended."
                 )
             raise CallRejected(
                 f"Not run: this exact {result.name} call already succeeded earlier in this "
