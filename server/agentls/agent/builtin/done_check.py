@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentls.agent.actions import ParsedCall
+from agentls.agent.builtin import evidence
 from agentls.agent.builtin.recipes import MODULE_DOC, WRITES_TESTS
 from agentls.agent.context import RunContext
 from agentls.agent.outcomes import CallRejected
@@ -86,19 +87,19 @@ class DoneCheckComponent(AfterParse):
             return "no file has been changed in this run yet"
         absent = [
             f for f in self.run.new_files
-            if not any(c == f or c.endswith("/" + f) for c in changed) and not _on_disk(self.run, f)
+            if not any(c == f or c.endswith("/" + f) for c in changed) and not evidence.on_disk(self.run, f)
         ]  # fmt: skip
         if absent:
             return f"the goal asks for the new file {', '.join(absent)}, which this run has not created"
         if WRITES_TESTS.search(self.run.goal):
-            empty = [f for f in self.run.new_files if not _TEST_DEF.search(_text_now(self.run, f))]
+            empty = [f for f in self.run.new_files if not evidence.TEST_DEF.search(evidence.text_now(self.run, f))]
             if empty:
                 return f"the new file {', '.join(empty)} has no test in it (a function named test_… with assert statements)"
-        undefined = _new_undefined_names(self.run, self.changed())
+        undefined = evidence.new_undefined_names(self.run, self.changed())
         if undefined:
             return undefined
         if MODULE_DOC.search(self.run.goal):
-            bare = [f for f in self.run.named_files if f.endswith(".py") and not _module_docstring(_text_now(self.run, f))]
+            bare = [f for f in self.run.named_files if f.endswith(".py") and not evidence.module_docstring(evidence.text_now(self.run, f))]
             if bare:
                 return f"{', '.join(bare)} still has no module docstring (the first statement of the file)"
         named = self.run.named_files
@@ -116,7 +117,7 @@ class DoneCheckComponent(AfterParse):
         if match is None or match.group(1) == match.group(2):
             return None
         try:
-            left = _uses(self.run, match.group(1))
+            left = evidence.uses(self.run, match.group(1))
         except Exception:  # the index is a help here; no verdict without it
             return None
         if not left:
@@ -134,7 +135,7 @@ class DoneCheckComponent(AfterParse):
             return None
         if self.run.missing_files:
             return f"the goal is about {', '.join(self.run.missing_files)}, which the workspace does not have"
-        presumed = [n for n in self.run.unknown_names if not _made_by_goal(self.run.goal, n)]
+        presumed = [n for n in self.run.unknown_names if not evidence.made_by_goal(self.run.goal, n)]
         if presumed:
             return f"the goal is about {', '.join(presumed)}, which no file of the workspace has"
         return None
@@ -204,13 +205,13 @@ class DoneCheckComponent(AfterParse):
         missing = self.missing()
         if missing is not None:
             return f"not done: {missing}"
-        absent = [n for n in self.run.unknown_names if not _anywhere(self.run, n, changed)]
+        absent = [n for n in self.run.unknown_names if not evidence.anywhere(self.run, n, changed)]
         if self.wants_change and absent:
             return (
                 f"not done: the goal names {', '.join(absent)}, which the workspace does not "
                 "have (before or after this run)"
             )
-        broken = sorted({c.path for p in changed for c in p.changes if c.new is not None and _breaks(self.run, c.path)})
+        broken = sorted({c.path for p in changed for c in p.changes if c.new is not None and evidence.breaks(self.run, c.path)})
         if broken:
             return "not done: the change leaves files that no longer parse: " + ", ".join(broken)
         return None
@@ -227,112 +228,3 @@ def _suite_failure(result: Any) -> str | None:
         return None
     names = ", ".join(f["name"] for f in (out.get("failing") or [])[:5]) or "see the output"
     return f"not done: the workspace's tests fail after the change ({out.get('command')}: {names})"
-
-
-_TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+test\w*\s*\(|\b(?:test|it)\s*\(\s*['\"`]", re.MULTILINE)
-
-
-def _new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None:
-    """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
-    run's changes left undefined (names undefined before the run are not its doing)."""
-    from agentls.analysis.syntax import undefined_names
-
-    before: dict[str, bytes | None] = {}
-    for proposal in sorted(changed, key=lambda p: p.created_at):
-        for change in proposal.changes:
-            before.setdefault(change.path, change.old)
-    out = []
-    for path, old in sorted(before.items()):
-        now = undefined_names(path, _text_now(run, path).encode("utf-8"))
-        if not now:
-            continue
-        was = {name for _, name in (undefined_names(path, old) or [])} if old is not None else set()
-        fresh = [(line, name) for line, name in now if name not in was]
-        if fresh:
-            names = ", ".join(f"{name} (line {line + 1})" for line, name in fresh[:5])
-            out.append(f"{path} uses {names}, which it neither defines nor imports")
-    return "; ".join(out) or None
-
-
-def _module_docstring(text: str) -> bool:
-    import ast
-
-    try:
-        return ast.get_docstring(ast.parse(text)) is not None
-    except (SyntaxError, ValueError):
-        return True  # no verdict on a file that does not parse (reported elsewhere)
-
-
-def _text_now(run: RunContext, path: str) -> str:
-    """A file as the run leaves it: its pending change, else what is on disk ("" if none)."""
-    store = run.tools.proposals
-    data = store.overlay(run.run_id, path) if store is not None else None
-    if data is None:
-        data = run.tools.workspace.read_bytes(path) or b""
-    return data.decode("utf-8", "replace")
-
-
-def _made_by_goal(goal: str, name: str) -> bool:
-    """Whether the goal asks to make `name` ("add a function subtract", "implement parse_x",
-    "rename calc_total to compute_total") rather than takes it as existing ("fix the bug in
-    compute_tax")."""
-    maker = r"\b(?:add|adds|implement|create|write|define|introduce|new)\b"
-    quoted = rf"[`'\"]?{re.escape(name)}\b"
-    made = re.search(rf"{maker}[^.;]{{0,40}}\b{quoted}", goal, re.IGNORECASE)
-    return made is not None or re.search(rf"\b(?:to|into|as)\s+{quoted}", goal) is not None
-
-
-def _on_disk(run: RunContext, path: str) -> bool:
-    try:
-        return run.tools.workspace.resolve(path).is_file()
-    except Exception:  # outside the workspace: not created by this run
-        return False
-
-
-def _uses(run: RunContext, name: str) -> list[tuple[str, int]]:
-    """(path, 0-based line) of each place `name` is used as a code name (not in strings or
-    comments): the index for files as they are on disk, the text for pending changes."""
-    from agentls.tools.code.index_access import workspace_index
-
-    index = workspace_index(run.tools)
-    index.refresh()
-    store, word = run.tools.proposals, re.compile(rf"(?<!\w){re.escape(name)}\b")
-    out: list[tuple[str, int]] = []
-    for path in sorted(index.files):
-        pending = store.overlay(run.run_id, path) if store is not None else None
-        if pending is not None:
-            lines = pending.decode("utf-8", "replace").split("\n")
-            out += [(path, i) for i, text in enumerate(lines) if word.search(text.split("#")[0])]
-        elif name in index.words(path):
-            out += [(path, line) for line in index.name_lines(path, name)]
-    return out
-
-
-def _anywhere(run: RunContext, name: str, changed: list[Proposal]) -> bool:
-    """Whether a name the workspace lacked at the start is in a file this run changed."""
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    store = run.tools.proposals
-    for path in {c.path for p in changed for c in p.changes}:
-        data = store.overlay(run.run_id, path) if store is not None else None
-        if data is None:
-            data = run.tools.workspace.read_bytes(path) or b""
-        if word.search(data.decode("utf-8", "replace")):
-            return True
-    return False
-
-
-def _breaks(run: RunContext, path: str) -> bool:
-    """Whether the file as the run leaves it has syntax errors (a final safety net: edits
-    that add syntax errors are already refused when proposed)."""
-    from agentls.analysis.syntax import syntax_errors
-
-    store = run.tools.proposals
-    data = store.overlay(run.run_id, path) if store is not None else None
-    if data is None:
-        data = run.tools.workspace.read_bytes(path)
-    if data is None:
-        return False
-    try:
-        return bool(syntax_errors(path, data))
-    except Exception:  # a checker bug must not fail a run
-        return False
