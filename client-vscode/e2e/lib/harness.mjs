@@ -273,6 +273,11 @@ export function scenarioRunner(test) {
         }
         copyTree(ws, path.join(out, "workspace"));
         fs.writeFileSync(path.join(out, "error.txt"), `${error.stack || error}\n`);
+        // CI keeps only the console: what the run did, in a few lines, beside the error.
+        let requests = "?";
+        try { requests = model ? model.requests().length : 0; } catch {}
+        const ours = cs ? outputLog(cs.userData).split("\n").filter(Boolean).slice(-25) : [];
+        console.error(`--- ${name}: ${requests} model request(s); the last lines of the agentls output channel:\n${ours.join("\n")}\n---`);
         error.message += `\n  artifacts: ${path.relative(process.cwd(), out)}`;
         throw error;
       } finally {

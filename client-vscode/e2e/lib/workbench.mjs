@@ -102,8 +102,38 @@ export async function notifications(page) {
   return out;
 }
 
+/**
+ * A notification toast matching `predicate`. VS Code hides an info toast after about 15 s
+ * (18 s a warning) while the window has focus, and a page slow under load may poll past
+ * that: when no toast matches by the deadline, the notification center (which keeps every
+ * notification) is opened and searched before giving up; the error lists what was there.
+ */
 export async function waitForNotification(page, predicate, what, timeoutMs = 30000) {
-  return waitFor(async () => (await notifications(page)).find(predicate), what, timeoutMs);
+  try {
+    return await waitFor(async () => (await notifications(page)).find(predicate), what, timeoutMs);
+  } catch (error) {
+    const center = await centerNotifications(page).catch(() => []);
+    const found = center.find(predicate);
+    if (found) return found;
+    error.message += `; the notification center holds: ${JSON.stringify(center.map((n) => n.text))}`;
+    throw error;
+  }
+}
+
+/** Every notification in the notification center (opened if it is not). */
+export async function centerNotifications(page) {
+  const center = page.locator(".notifications-center");
+  if (!(await center.isVisible().catch(() => false))) await runCommand(page, "Notifications: Show Notifications");
+  await center.waitFor({ state: "visible", timeout: 10000 });
+  const items = center.locator(".notification-list-item");
+  const out = [];
+  for (let i = 0; i < await items.count(); i++) {
+    const item = items.nth(i);
+    const text = (await item.locator(".notification-list-item-message").innerText().catch(() => "")) || "";
+    const buttons = await item.locator(".notification-list-item-buttons-container .monaco-button").allInnerTexts().catch(() => []);
+    out.push({ toast: item, text, source: "", severity: "", buttons });
+  }
+  return out;
 }
 
 /** Clicks the activity bar entry whose label starts with `label`. */
