@@ -83,6 +83,30 @@ def python_project(name: str) -> Path:
     return root
 
 
+def whole_sdist(requirement: str) -> Path:
+    """The root of a PyPI sdist unpacked whole (package, tests, docs, bin/, setup.py...), as
+    a user who clones the project opens it: `.data/projects/<name>-<version>/`."""
+    name, version = requirement.split("==")
+    root = PROJECTS / f"{name}-{version}"
+    if (root / "setup.py").exists() or (root / "pyproject.toml").exists():
+        return root
+    archive = _sdist(requirement)
+    tmp = root.with_name(root.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    with tarfile.open(archive) as tar:
+        members = []
+        for m in tar.getmembers():
+            parts = m.name.split("/", 1)
+            if len(parts) == 2 and parts[1]:
+                m.name = parts[1]
+                members.append(m)
+        tar.extractall(tmp, members=members, filter="data")
+    shutil.rmtree(root, ignore_errors=True)
+    tmp.rename(root)
+    return root
+
+
 def ts_project() -> Path:
     """The root of the TypeScript project: the package's tsconfig.json plus src/."""
     name, version = TS_PROJECT
