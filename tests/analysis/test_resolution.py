@@ -279,15 +279,20 @@ def test_occurrence_tables_fill_lazily_or_all_at_once(tmp_path: Path) -> None:
     for rel, text in FILES.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    lazy = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    lazy = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1, occurrences=False)
     lazy.build()
     assert not any(fi.has_occurrences for fi in lazy.files.values())
     line, char = _pos(tmp_path, "src/pkg/util.py", "def helper", 4)
     by_lazy = lazy.references("src/pkg/util.py", line, char).locations
+    assert by_lazy and any(fi.has_occurrences for fi in lazy.files.values())
+    later = WorkspaceIndex(tmp_path, cache_dir=False, jobs=2, occurrences=False)
+    later.build()
+    assert later.fill_occurrences() == len(later.files)
+    assert later.references("src/pkg/util.py", line, char).locations == by_lazy
     eager = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=2)
-    eager.build()
-    assert eager.fill_occurrences() == len(eager.files)
+    eager.build()  # the build fills them in the same parse
     assert all(fi.has_occurrences for fi in eager.files.values())
+    assert eager.fill_occurrences() == 0
     assert eager.references("src/pkg/util.py", line, char).locations == by_lazy
     warm = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=1)
     assert warm.build()["cached"] == len(FILES) - 1  # tsconfig.json is not an analysed file

@@ -185,9 +185,15 @@ class Resolver(Values):
                     return j
         return -1
 
-    def resolve_occurrence(self, path: str, occ: int, memo: dict[Any, Key | None] | None = None) -> Key | None:
+    def resolve_occurrence(
+        self, path: str, occ: int, memo: dict[Any, Any] | None = None, table: Occurrences | None = None
+    ) -> Key | None:
+        """The binding occurrence `occ` of `path` names. `memo` (one per file and question)
+        keeps what a name or a receiver resolved to in each scope: within a scope they
+        resolve alike, and a common name is resolved thousands of times per question."""
         fi = self.ix.files[path]
-        table = self.ix.ensure_occurrences(path)
+        if table is None:
+            table = self.ix.ensure_occurrences(path)
         name = table.text(occ)
         start = table.start[occ]
         recv = table.recv[occ]
@@ -218,13 +224,30 @@ class Resolver(Values):
                 if scope < len(starts) and (scope, name) in self.ix.bindings(path):
                     return Key(path, scope, name)
             return None
+        if memo is None:
+            value = self.eval_dotted(path, table.names[recv], start)
+            return self.member(value, name) if value is not None else None
+        member_key = (self.innermost_scope(fi, start), recv, name)
+        if member_key in memo:
+            return memo[member_key]  # type: ignore[no-any-return]
         value = self.eval_dotted(path, table.names[recv], start)
-        return self.member(value, name) if value is not None else None
+        memo[member_key] = key = self.member(value, name) if value is not None else None
+        return key
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
         """What an identifier inside an import statement names: a module of its path, or
         the imported name (`a` in `from m import a as b`); False when not in an import."""
-        for imp in fi.imports:
+        starts, order = self.ix.import_spans(path)
+        k = bisect_right(starts, start) - 1
+        if k < 0:
+            return False
+        first = starts[k]  # the records of one statement share its range; statements do not nest
+        candidates = []
+        while k >= 0 and starts[k] == first:
+            candidates.append(order[k])
+            k -= 1
+        for i in sorted(candidates):
+            imp = fi.imports[i]
             if not imp.start <= start < imp.end:
                 continue
             if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:

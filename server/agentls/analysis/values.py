@@ -15,8 +15,37 @@ if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
 
+#: Entries of the answer cache before it starts over (a few hundred bytes each).
+CACHE_LIMIT = 200_000
+_MISS = object()
+
+
 class Values:
+    """What receivers evaluate to. `value_of`, `member` and `eval_dotted` answer from a
+    cache valid for one index generation (any edit clears it): they are pure functions of
+    the index (`eval_dotted` of the scope its offset is in), and a reference search asks
+    them the same thing thousands of times (`self.args` through sympy's class tree). A
+    result found is good at any depth; "nothing" found at depth d is good for calls at
+    depth ≥ d (less budget cannot find more), not for shallower ones."""
+
     ix: WorkspaceIndex
+    _cache: dict[tuple[object, ...], tuple[object, int]]
+    _cache_generation: int
+
+    def _cached(self) -> dict[tuple[object, ...], tuple[object, int]]:
+        cache = getattr(self, "_cache", None)
+        if cache is None or self._cache_generation != self.ix.generation or len(cache) > CACHE_LIMIT:
+            cache = self._cache = {}
+            self._cache_generation = self.ix.generation
+        return cache
+
+    @staticmethod
+    def _hit(cache: dict[tuple[object, ...], tuple[object, int]], ck: tuple[object, ...], depth: int) -> object:
+        entry = cache.get(ck)
+        if entry is None:
+            return _MISS
+        result, found_at = entry
+        return result if result is not None or depth >= found_at else _MISS
 
     def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
         raise NotImplementedError
@@ -30,6 +59,16 @@ class Values:
     def value_of(self, key: Key, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
+        cache = self._cached()
+        ck = ("v", key)
+        hit = self._hit(cache, ck, depth)
+        if hit is not _MISS:
+            return hit  # type: ignore[return-value]
+        value = self._value_of(key, depth)
+        cache[ck] = (value, depth)
+        return value
+
+    def _value_of(self, key: Key, depth: int) -> Value | None:
         if key.scope == EXTERNAL:
             return Value("external", f"{key.path}.{key.name}" if key.name else key.path)
         if key.scope == -1:
@@ -55,6 +94,19 @@ class Values:
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
+        fi = self.ix.files.get(path)
+        if fi is None:
+            return None
+        cache = self._cached()
+        ck = ("e", path, self.innermost_scope(fi, offset), text)
+        hit = self._hit(cache, ck, depth)
+        if hit is not _MISS:
+            return hit  # type: ignore[return-value]
+        value = self._eval_dotted(path, text, offset, depth)
+        cache[ck] = (value, depth)
+        return value
+
+    def _eval_dotted(self, path: str, text: str, offset: int, depth: int) -> Value | None:
         parts = text.split(".")
         first = parts[0]
         spec = self.ix.spec(path)
@@ -102,6 +154,16 @@ class Values:
     def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None:
         if depth > MAX_DEPTH:
             return None
+        cache = self._cached()
+        ck = ("m", value, name)
+        hit = self._hit(cache, ck, depth)
+        if hit is not _MISS:
+            return hit  # type: ignore[return-value]
+        key = self._member(value, name, depth, seen)
+        cache[ck] = (key, depth)
+        return key
+
+    def _member(self, value: Value, name: str, depth: int, seen: set[tuple[str, int]] | None) -> Key | None:
         if value.kind == "external":
             return Key(value.path, EXTERNAL, name)
         if value.kind == "module":
