@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentls.analysis import overloads
 from agentls.analysis.docs import detail_of, doc_of
+from agentls.analysis.groups import Groups
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
 from agentls.analysis.resolve import BUILTINS, Key
 
@@ -136,23 +137,21 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 
-def _class_members(ix: WorkspaceIndex, name: str) -> int:
-    return sum(1 for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS)
-
-
 def _unique_member(ix: WorkspaceIndex, name: str) -> Key | None:
-    """The one class member of that name in the workspace, if there is exactly one."""
-    found = [(p, i) for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS]
-    if len(found) != 1:
+    """A class member of that name when every member of that name in the workspace is in
+    one reference group (often just one member), else None."""
+    groups = Groups(ix)
+    found = sorted(groups.every_member_named(name))
+    if not found or not set(found) <= groups.group(found[0]):
         return None
-    p, i = found[0]
-    return Key(p, ix.files[p].symbols[i].scope, name)
+    return found[0]
 
 
-def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str, int]]:
-    """(path, occurrence) of every use of `key`, aliases included."""
+def _reference_sites(ix: WorkspaceIndex, keys: set[Key], name: str, every_member: bool = False) -> list[tuple[str, int]]:
+    """(path, occurrence) of every use of one of `keys` (a binding, or a member group),
+    aliases included. `every_member`: the keys hold every class member of that name in the
+    workspace, so a member use whose receiver does not resolve can only mean one of them."""
     out: list[tuple[str, int]] = []
-    unique_member = key.scope >= 0 and ix.files[key.path].scopes[key.scope].kind == CLASS and _class_members(ix, name) == 1
     for path in list(ix.files):
         if name not in ix.words(path):
             continue
@@ -165,7 +164,7 @@ def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str,
         for n in names:
             for occ in ix.occurrences_of(path, n):
                 got = ix.resolver.resolve_occurrence(path, occ, memo)
-                if got == key or (got is None and unique_member and n == name and is_member(table.recv[occ])):
+                if got in keys or (got is None and every_member and n == name and is_member(table.recv[occ])):
                     out.append((path, occ))
     return out
 
@@ -175,16 +174,20 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
     if occ < 0:
         return Resolution([], "none")
     if key is None and is_member(ix.ensure_occurrences(path).recv[occ]):
-        key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` there is
+        key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` group there is
     if key is None:
         return _unresolved_references(ix, path, occ, name)
+    groups = Groups(ix)
+    keys = groups.group(key)  # a member with the members it implements or overrides
+    every_member = groups.owner(key) is not None and groups.every_member_named(key.name) <= keys
     decl_sites: set[tuple[str, int]] = set()
-    if key.scope >= 0:
-        fi = ix.files[key.path]
-        for i in ix.bindings(key.path).get((key.scope, key.name), []):
-            decl_sites.add((key.path, fi.symbols[i].sel_start))
+    for k in keys:
+        if k.scope >= 0:
+            fi = ix.files[k.path]
+            for i in ix.bindings(k.path).get((k.scope, k.name), []):
+                decl_sites.add((k.path, fi.symbols[i].sel_start))
     locs: list[Location] = []
-    for p, o in _reference_sites(ix, key, key.name or name):
+    for p, o in _reference_sites(ix, keys, key.name or name, every_member):
         table = ix.ensure_occurrences(p)
         start = table.start[o]
         if not include_declaration and (p, start) in decl_sites:

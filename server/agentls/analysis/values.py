@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agentls.analysis.callbacks import callback_parameter, is_callback_hint
 from agentls.analysis.keys import EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import CLASS, FileIndex
+
+FUNCTIONS = frozenset({"function", "method"})
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -45,11 +48,20 @@ class Values:
             if sym.kind == "module":
                 return Value("module", key.path, i)
         for i in syms:
+            if fi.symbols[i].kind in FUNCTIONS:
+                return Value("function", key.path, i)  # calling it gives its declared return type
+        for i in syms:
             sym = fi.symbols[i]
-            if sym.value:
+            if sym.value and is_callback_hint(sym.value):
+                v = callback_parameter(self, key.path, sym, depth + 1)
+                if v is not None:
+                    return v
+            elif sym.value:
                 v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
                 if v is not None and v.kind == "class":
                     return Value("instance", v.path, v.symbol)
+                if v is not None and v.kind == "instance" and sym.value.endswith("()"):
+                    return v  # `x = f()` with f's declared return type
         return None
 
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
@@ -63,25 +75,48 @@ class Values:
         first = first.removesuffix("()")
         if spec is not None and first in spec.self_names:
             value = self.enclosing_class(path, offset)
+        elif spec is not None and first in spec.options.get("super_names", ()):
+            value, call = self.enclosing_base(path, offset, depth + 1), False  # `super.m`, `super().m`
         else:
             key = self.lookup(path, first, offset, depth + 1)
             value = self.value_of(key, depth + 1) if key else None
-        value = self._called(value) if call else value
+        value = self._called(value, depth + 1) if call else value
         for part in parts[1:]:
             if value is None:
                 return None
             call = part.endswith("()")
             key = self.member(value, part.removesuffix("()"), depth + 1)
             value = self.value_of(key, depth + 1) if key else None
-            value = self._called(value) if call else value
+            value = self._called(value, depth + 1) if call else value
         return value
 
-    @staticmethod
-    def _called(value: Value | None) -> Value | None:
-        """Calling a class makes an instance; other calls are not followed."""
-        if value is not None and value.kind == "external":
+    def _called(self, value: Value | None, depth: int = 0) -> Value | None:
+        """Calling a class makes an instance; calling a function with a declared return type
+        makes an instance of that type; other calls are not followed."""
+        if value is None:
+            return None
+        if value.kind == "external":
             return Value("external", value.path + "()")
-        return Value("instance", value.path, value.symbol) if value is not None and value.kind == "class" else None
+        if value.kind == "class":
+            return Value("instance", value.path, value.symbol)
+        if value.kind == "function":
+            sym = self.ix.files[value.path].symbols[value.symbol]
+            if sym.value:
+                v = self.eval_dotted(value.path, sym.value, sym.sel_start, depth + 1)
+                return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None
+        return None
+
+    def enclosing_base(self, path: str, offset: int, depth: int = 0) -> Value | None:
+        """What `super` is inside a class's method: an instance of its first base."""
+        this = self.enclosing_class(path, offset)
+        if this is None:
+            return None
+        cls = self.ix.files[path].symbols[this.symbol]
+        for base in cls.bases[:1]:
+            v = self.eval_dotted(path, base, cls.start, depth + 1)
+            if v is not None and v.kind in ("class", "instance"):
+                return Value("instance", v.path, v.symbol)
+        return None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
         fi = self.ix.files[path]

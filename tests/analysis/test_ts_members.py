@@ -1,0 +1,190 @@
+"""TypeScript members reached through declared types and member groups, as the TypeScript
+language service answers them: a class member with the interface member it implements
+and the base member it overrides (one reference group), receivers typed by return types,
+union annotations, `super`, and the parameters of callbacks whose callee declares them.
+Every fixture has a same-named decoy that must stay out of the answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentls.analysis.index import WorkspaceIndex
+
+FILES = {
+    "src/types.ts": (
+        "export interface Observer<T> {\n"
+        "  next(value: T): void;\n"
+        "  complete(): void;\n"
+        "}\n"
+        "export interface Unsubscribable {\n"
+        "  unsubscribe(): void;\n"
+        "}\n"
+    ),
+    "src/Subscriber.ts": (
+        "import { Observer, Unsubscribable } from './types';\n"
+        "export class Subscription implements Unsubscribable {\n"
+        "  unsubscribe(): void {}\n"
+        "}\n"
+        "export class Subscriber<T> extends Subscription implements Observer<T> {\n"
+        "  next(value: T): void {}\n"
+        "  complete(): void {}\n"
+        "}\n"
+        "export class SafeSubscriber<T> extends Subscriber<T> {\n"
+        "  complete(): void { super.complete(); }\n"
+        "}\n"
+    ),
+    "src/Observable.ts": (
+        "import { Subscriber } from './Subscriber';\n"
+        "export class Observable<T> {\n"
+        "  constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}\n"
+        "  subscribe(observer?: Subscriber<T>): void {}\n"
+        "}\n"
+        "export function innerFrom<T>(input: T): Observable<T> {\n"
+        "  return new Observable<T>();\n"
+        "}\n"
+        "export function operate<T>(init: (source: Observable<T>, subscriber: Subscriber<T>) => void): void {}\n"
+    ),
+    "src/Subject.ts": (
+        "import { Observable } from './Observable';\n"
+        "import { Observer } from './types';\n"
+        "export class Subject<T> extends Observable<T> implements Observer<T> {\n"
+        "  next(value: T): void {}\n"
+        "  complete(): void {}\n"
+        "}\n"
+    ),
+    # decoys: same member names, no relation to Observer / Observable
+    "src/decoys.ts": (
+        "export class Radio {\n"
+        "  next(): void {}\n"
+        "  complete(): void {}\n"
+        "  subscribe(): void {}\n"
+        "  unsubscribe(): void {}\n"
+        "}\n"
+        "export function tune(): Radio { return new Radio(); }\n"
+        "export function listen(cb: (radio: Radio) => void): void {}\n"
+    ),
+    "src/use.ts": (
+        "import { Observable, innerFrom, operate } from './Observable';\n"
+        "import { Subscriber } from './Subscriber';\n"
+        "import { Subject } from './Subject';\n"
+        "import { Observer } from './types';\n"
+        "import { Radio, tune, listen } from './decoys';\n"
+        "export function run(sub: Subscriber<number>, obs: Observer<number>, subject: Subject<number>, radio: Radio) {\n"
+        "  sub.complete();\n"
+        "  obs.complete();\n"
+        "  subject.complete();\n"
+        "  radio.complete();\n"
+        "  innerFrom(1).subscribe();\n"
+        "  tune().subscribe();\n"
+        "  const later = innerFrom(2);\n"
+        "  later.subscribe();\n"
+        "  operate((source, subscriber) => {\n"
+        "    source.subscribe();\n"
+        "    subscriber.next(1);\n"
+        "  });\n"
+        "  new Observable<number>((subscriber) => subscriber.complete());\n"
+        "  listen((radio) => radio.next());\n"
+        "}\n"
+        "export function maybe(source: Observable<number> | undefined, other: Radio | undefined) {\n"
+        "  source?.subscribe();\n"
+        "  other?.subscribe();\n"
+        "}\n"
+    ),
+}
+
+
+def _pos(root: Path, rel: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[int, int]:
+    seen = 0
+    for n, line in enumerate((root / rel).read_text().splitlines()):
+        col = line.find(needle)
+        while col >= 0:
+            if seen == nth:
+                return n, col + offset
+            seen += 1
+            col = line.find(needle, col + 1)
+    raise AssertionError(f"{needle!r} not in {rel}")
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
+    root = tmp_path_factory.mktemp("tsmembers")
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    ix = WorkspaceIndex(root, cache_dir=False, jobs=1)
+    ix.build()
+    return ix
+
+
+def _at(index: WorkspaceIndex, rel: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[str, tuple[int, int]]:
+    return rel, _pos(index.root, rel, needle, offset, nth)
+
+
+DEFINITIONS = [
+    # (file, needle, offset into the needle) -> (file, needle of the declaration)
+    ("src/use.ts", "sub.complete", 4, "src/Subscriber.ts", "complete(): void {}"),
+    ("src/use.ts", "obs.complete", 4, "src/types.ts", "complete(): void;"),
+    ("src/use.ts", "radio.complete", 6, "src/decoys.ts", "complete(): void {}"),
+    ("src/use.ts", "innerFrom(1).subscribe", 13, "src/Observable.ts", "subscribe(observer"),
+    ("src/use.ts", "tune().subscribe", 7, "src/decoys.ts", "subscribe(): void"),
+    ("src/use.ts", "later.subscribe", 6, "src/Observable.ts", "subscribe(observer"),
+    ("src/use.ts", "source.subscribe", 7, "src/Observable.ts", "subscribe(observer"),
+    ("src/use.ts", "subscriber.next", 11, "src/Subscriber.ts", "next(value: T): void {}"),
+    ("src/use.ts", "subscriber.complete", 11, "src/Subscriber.ts", "complete(): void {}"),
+    ("src/use.ts", "radio.next", 6, "src/decoys.ts", "next(): void"),
+    ("src/use.ts", "source?.subscribe", 8, "src/Observable.ts", "subscribe(observer"),
+    ("src/use.ts", "other?.subscribe", 7, "src/decoys.ts", "subscribe(): void"),
+    ("src/Subscriber.ts", "super.complete", 6, "src/Subscriber.ts", "complete(): void {}"),
+]
+
+
+@pytest.mark.parametrize(("rel", "needle", "off", "target", "tneedle"), DEFINITIONS, ids=[f"{d[1]}" for d in DEFINITIONS])
+def test_member_definition_through_declared_types(index: WorkspaceIndex, rel: str, needle: str, off: int, target: str, tneedle: str) -> None:
+    line, char = _pos(index.root, rel, needle, off)
+    res = index.definition(rel, line, char)
+    assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
+    assert [(loc.path, loc.start) for loc in res.locations] == [_at(index, target, tneedle)]
+
+
+def _refs(index: WorkspaceIndex, rel: str, needle: str, off: int = 0) -> set[tuple[str, tuple[int, int]]]:
+    line, char = _pos(index.root, rel, needle, off)
+    res = index.references(rel, line, char, include_declaration=True)
+    assert res.how == "resolved"
+    return {(loc.path, loc.start) for loc in res.locations}
+
+
+def test_references_group_a_member_with_what_it_implements_and_overrides(index: WorkspaceIndex) -> None:
+    want = {
+        _at(index, "src/types.ts", "complete"),  # Observer.complete, implemented by both
+        _at(index, "src/Subscriber.ts", "complete"),  # Subscriber.complete
+        _at(index, "src/Subscriber.ts", "complete", nth=1),  # SafeSubscriber's override
+        _at(index, "src/Subscriber.ts", "complete", nth=2),  # super.complete()
+        _at(index, "src/Subject.ts", "complete"),  # Subject.complete: implements Observer too
+        _at(index, "src/use.ts", "complete", 0, 0),  # sub.complete()
+        _at(index, "src/use.ts", "complete", 0, 1),  # obs.complete()
+        _at(index, "src/use.ts", "complete", 0, 2),  # subject.complete()
+        _at(index, "src/use.ts", "subscriber.complete", 11),  # callback parameter
+    }
+    for rel, needle, off in (
+        ("src/Subscriber.ts", "complete(): void {}", 0),
+        ("src/types.ts", "complete", 0),
+        ("src/use.ts", "obs.complete", 4),
+        ("src/use.ts", "subject.complete", 8),
+    ):
+        got = _refs(index, rel, needle, off)
+        assert got == want, (needle, sorted(got ^ want))
+    radio = _refs(index, "src/use.ts", "radio.complete", 6)
+    assert radio == {_at(index, "src/decoys.ts", "complete"), _at(index, "src/use.ts", "radio.complete", 6)}
+
+
+def test_references_through_a_base_class_reach_the_interface_of_the_base(index: WorkspaceIndex) -> None:
+    got = _refs(index, "src/Subscriber.ts", "unsubscribe")
+    assert got == {_at(index, "src/types.ts", "unsubscribe"), _at(index, "src/Subscriber.ts", "unsubscribe")}
+
+
+def test_a_generic_parameter_is_not_grouped_with_the_bases_parameter(index: WorkspaceIndex) -> None:
+    got = _refs(index, "src/Subject.ts", "Observable<T>", 11)
+    assert {p for p, _ in got} == {"src/Subject.ts"}
