@@ -273,6 +273,8 @@
 (assignment_expression
   left: (member_expression object: (this) property: (_) @hint.target)
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.value))
+; `const self = this`: an instance of the enclosing class
+(variable_declarator name: (identifier) @hint.target value: (this) @hint.value)
 
 ; ---------------------------------------------------------------- documentation (JSDoc)
 ; Only JSDoc comments (`/** … */`), as in tsserver's hover; the owner is the node captured as

@@ -388,6 +388,9 @@
   left: (member_expression object: (this) property: (_) @hint.target)
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.value))
 
+; `const self = this`: an instance of the enclosing class
+(variable_declarator name: (identifier) @hint.target value: (this) @hint.value)
+
 ; A union's first member stands for the union (`source: Observable<T> | undefined`).
 (variable_declarator
   name: (identifier) @hint.target

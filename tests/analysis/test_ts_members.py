@@ -66,6 +66,23 @@ FILES = {
         "export function tune(): Radio { return new Radio(); }\n"
         "export function listen(cb: (radio: Radio) => void): void {}\n"
     ),
+    "src/errors.ts": (
+        "export interface EmptyError extends Error {}\n"
+        "export interface EmptyErrorCtor { new (): EmptyError; }\n"
+        "export const EmptyError: EmptyErrorCtor = null as any;\n"
+        "export class Replay<T> {\n"
+        "  constructor(size: number) {}\n"
+        "  next(v: T): void {\n"
+        "    const self = this;\n"
+        "    self.next(v);\n"
+        "  }\n"
+        "}\n"
+        "export class Bare {}\n"
+        "export function make() {\n"
+        "  const e: EmptyError = new EmptyError();\n"
+        "  return [new Replay<number>(1), new Bare(), Replay, e];\n"
+        "}\n"
+    ),
     "src/use.ts": (
         "import { Observable, innerFrom, operate } from './Observable';\n"
         "import { Subscriber } from './Subscriber';\n"
@@ -138,6 +155,9 @@ DEFINITIONS = [
     ("src/use.ts", "source?.subscribe", 8, "src/Observable.ts", "subscribe(observer"),
     ("src/use.ts", "other?.subscribe", 7, "src/decoys.ts", "subscribe(): void"),
     ("src/Subscriber.ts", "super.complete", 6, "src/Subscriber.ts", "complete(): void {}"),
+    ("src/errors.ts", "self.next", 5, "src/errors.ts", "next(v: T)"),
+    ("src/errors.ts", "new Bare", 4, "src/errors.ts", "Bare {}"),
+    ("src/errors.ts", "Replay, e", 0, "src/errors.ts", "Replay<T> {"),
 ]
 
 
@@ -188,3 +208,21 @@ def test_references_through_a_base_class_reach_the_interface_of_the_base(index: 
 def test_a_generic_parameter_is_not_grouped_with_the_bases_parameter(index: WorkspaceIndex) -> None:
     got = _refs(index, "src/Subject.ts", "Observable<T>", 11)
     assert {p for p, _ in got} == {"src/Subject.ts"}
+
+
+def _defs(index: WorkspaceIndex, rel: str, needle: str, off: int = 0) -> list[tuple[str, tuple[int, int]]]:
+    line, char = _pos(index.root, rel, needle, off)
+    res = index.definition(rel, line, char)
+    assert res.how == "resolved"
+    return [(loc.path, loc.start) for loc in res.locations]
+
+
+def test_merged_declarations_all_answer(index: WorkspaceIndex) -> None:
+    want = [_at(index, "src/errors.ts", "EmptyError extends", 0), _at(index, "src/errors.ts", "EmptyError: EmptyErrorCtor", 0)]
+    assert sorted(_defs(index, "src/errors.ts", "e: EmptyError", 3)) == want  # as a type
+    assert sorted(_defs(index, "src/errors.ts", "new EmptyError", 4)) == want  # as a value
+
+
+def test_new_answers_the_class_and_its_constructor(index: WorkspaceIndex) -> None:
+    got = _defs(index, "src/errors.ts", "new Replay", 4)
+    assert got == [_at(index, "src/errors.ts", "Replay<T>"), _at(index, "src/errors.ts", "constructor")]

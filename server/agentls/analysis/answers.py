@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis import overloads
+from agentls.analysis import declarations, overloads
 from agentls.analysis.docs import detail_of, doc_of
 from agentls.analysis.groups import Groups
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
@@ -129,8 +129,10 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         table = ix.ensure_occurrences(path)
         li = ix.line_index(path)
         end = table.start[occ] + len(name.encode("utf-8"))
-        locs = key_locations(ix, key, overloads.call_arguments(li.data, end) if li else None)
-        if locs:
+        call_args = overloads.call_arguments(li.data, end) if li else None
+        locs = key_locations(ix, key, call_args)
+        if locs:  # merged declarations, and the constructor `new Foo()` calls
+            locs = declarations.extend(ix, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)
     member = is_member(ix.ensure_occurrences(path).recv[occ])
     locs = _rank_fallback(ix, name, path, member, FALLBACK_LIMIT)

@@ -60,8 +60,8 @@ class Values:
                 v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
                 if v is not None and v.kind == "class":
                     return Value("instance", v.path, v.symbol)
-                if v is not None and v.kind == "instance" and sym.value.endswith("()"):
-                    return v  # `x = f()` with f's declared return type
+                if v is not None and v.kind == "instance":
+                    return v  # `x = f()` with f's declared return type, `self = this`
         return None
 
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
