@@ -83,6 +83,18 @@ FILES = {
         "  return [new Replay<number>(1), new Bare(), Replay, e];\n"
         "}\n"
     ),
+    "src/over.ts": (
+        "export function pick(a: number): number;\n"
+        "export function pick(a: number, b: number): number;\n"
+        "export function pick(a: number, b?: number): number { return a; }\n"
+        "export declare function only(a: string): void;\n"
+        "export declare function only(a: number): void;\n"
+    ),
+    "src/over_use.ts": (
+        "import { pick, only } from './over';\n"
+        "export const twice = pick(1, 2);\n"
+        "export const fns = [pick, only];\n"
+    ),
     "src/use.ts": (
         "import { Observable, innerFrom, operate } from './Observable';\n"
         "import { Subscriber } from './Subscriber';\n"
@@ -226,3 +238,17 @@ def test_merged_declarations_all_answer(index: WorkspaceIndex) -> None:
 def test_new_answers_the_class_and_its_constructor(index: WorkspaceIndex) -> None:
     got = _defs(index, "src/errors.ts", "new Replay", 4)
     assert got == [_at(index, "src/errors.ts", "Replay<T>"), _at(index, "src/errors.ts", "constructor")]
+
+
+def test_overloaded_functions_answer_as_the_typescript_service(index: WorkspaceIndex) -> None:
+    over = "src/over.ts"
+    sigs = [_at(index, over, "pick", 0, n) for n in range(3)]
+    for n in range(3):  # at any declaration: the implementation
+        line, char = _pos(index.root, over, "pick", 0, n)
+        assert [(loc.path, loc.start) for loc in index.definition(over, line, char).locations] == [sigs[2]]
+    # no implementation (ambient declarations): the last declaration
+    line, char = _pos(index.root, over, "only", 0, 0)
+    assert [(loc.path, loc.start) for loc in index.definition(over, line, char).locations] == [_at(index, over, "only", 0, 1)]
+    assert _defs(index, "src/over_use.ts", "pick, only }", 0) == sigs  # an import names every declaration
+    assert _defs(index, "src/over_use.ts", "pick, only]", 0) == sigs  # so does a function passed as a value
+    assert _defs(index, "src/over_use.ts", "pick(1, 2)", 0) == [sigs[1]]  # a call: the overload that fits

@@ -130,7 +130,7 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         li = ix.line_index(path)
         end = table.start[occ] + len(name.encode("utf-8"))
         call_args = overloads.call_arguments(li.data, end) if li else None
-        locs = key_locations(ix, key, call_args)
+        locs = declarations.overloaded(ix, key, path, table.start[occ], call_args) or key_locations(ix, key, call_args)
         if locs:  # merged declarations, and the constructor `new Foo()` calls
             locs = declarations.extend(ix, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)

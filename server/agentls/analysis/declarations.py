@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
 TYPE_KINDS = frozenset({"interface", "type"})
+FUNCTION_KINDS = frozenset({"function", "method"})
 VALUE_KINDS = frozenset({"variable", "constant", "class", "function", "enum", "module"})
 
 
@@ -49,6 +50,30 @@ def constructor(ix: WorkspaceIndex, path: str, start: int, key: Key) -> Key | No
     if scope >= 0 and (scope, ctor) in ix.bindings(value.path):
         return Key(value.path, scope, ctor)
     return None
+
+
+def overloaded(ix: WorkspaceIndex, key: Key, path: str, start: int, call_args: int | None) -> list[Location] | None:
+    """Where an overloaded function is declared, as the TypeScript language service answers
+    (language.json `overload_signatures`): at one of its declarations, the implementation
+    (the declarations with a body, else the last); at a call, None (the caller picks the
+    overload whose arity fits); anywhere else (an import, a function passed as a value),
+    every declaration."""
+    spec = ix.spec(key.path)
+    if spec is None or not spec.options.get("overload_signatures") or key.scope < 0:
+        return None
+    from agentls.analysis.answers import _sym_loc
+
+    fi = ix.files[key.path]
+    syms = [i for i in ix.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind in FUNCTION_KINDS]
+    if len(syms) < 2:
+        return None
+    if path == key.path and ix.def_sites(path).get(start) in syms:
+        chosen = [i for i in syms if fi.symbols[i].detail_end >= 0] or syms[-1:]
+    elif call_args is not None:
+        return None
+    else:
+        chosen = syms
+    return [_sym_loc(ix, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
 
 
 def extend(ix: WorkspaceIndex, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
