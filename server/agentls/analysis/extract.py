@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
+from agentls.analysis.callbacks import callback_hint
 from agentls.analysis.imports import import_records
 from agentls.analysis.model import (
     BLOCK,
@@ -60,23 +61,6 @@ def _split_bases(text: str) -> tuple[str, ...]:
         if d:
             out.append(d)
     return tuple(out)
-
-
-def _position(parent: Any, child: Any) -> int:
-    """Index of `child` among the named children of `parent` (comments left out)."""
-    starts = [c.start_byte for c in parent.named_children if c.type != "comment"]
-    return starts.index(child.start_byte) if child.start_byte in starts else -1
-
-
-def _callback_hint(data: bytes, caps: dict[str, list[Any]]) -> str | None:
-    new = "hint.new" in caps
-    callee = dotted(_text(data, caps["hint.new" if new else "hint.callee"][0]))
-    fn, param = caps["hint.fn"][0], caps["hint.param"][0]
-    k = _position(caps["hint.args"][0], fn)
-    j = 0 if param.parent is None or param.parent == fn else _position(param.parent, param)  # `x => …`: 0
-    if not callee or k < 0 or j < 0:
-        return None
-    return f"{'new ' if new else ''}{callee}(@{k}.{j})"
 
 
 _ROLE_CACHE: dict[str, dict[int, tuple[str, str, str]]] = {}
@@ -183,7 +167,7 @@ def build(
             bases[owner] = bases.get(owner, ()) + found
         elif role[0] == "hint":
             if "hint.fn" in caps:  # a callback's parameter: `callee(@k.j)`
-                value = _callback_hint(data, caps)
+                value = callback_hint(data, caps)
             else:
                 call = "hint.call" in caps  # `x = f()`: what f returns, written `f()`
                 value = dotted(_text(data, caps["hint.call" if call else "hint.value"][0]))
