@@ -441,6 +441,24 @@
   constructor: [(identifier) (member_expression)] @hint.new
   arguments: (arguments (arrow_function parameter: (identifier) @hint.target @hint.param) @hint.fn) @hint.args)
 
+;   A callback chosen by a condition (`new Observable(c ? (s) => … : (s) => …)`) is the
+;   argument the condition stands in (@hint.arg).
+(new_expression
+  constructor: [(identifier) (member_expression)] @hint.new
+  arguments: (arguments
+    (ternary_expression
+      (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param)) @hint.fn) @hint.arg) @hint.args)
+(call_expression
+  function: [(identifier) (member_expression)] @hint.callee
+  arguments: (arguments
+    (ternary_expression
+      (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param)) @hint.fn) @hint.arg) @hint.args)
+
+; `const { a } = x.y`: a is x.y.a (its declared type, when x.y has one)
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @hint.target)
+  value: [(identifier) (member_expression) (this)] @hint.from)
+
 ; A value that is a call: what the callee returns (`const s = innerFrom(x)`).
 (variable_declarator
   name: (identifier) @hint.target

@@ -116,6 +116,17 @@ FILES = {
         "  });\n"
         "  new Observable<number>((subscriber) => subscriber.complete());\n"
         "  listen((radio) => radio.next());\n"
+        "  new Observable<number>(radio ? (subscriber) => subscriber.next(1) : (radio) => radio.next());\n"
+        "}\n"
+        "export class Holder {\n"
+        "  config: { radio: Radio };\n"
+        "  sub!: Subscriber<number>;\n"
+        "  radio!: Radio;\n"
+        "  go() {\n"
+        "    const { sub, radio } = this;\n"
+        "    sub.complete();\n"
+        "    radio.complete();\n"
+        "  }\n"
         "}\n"
         "export function maybe(source: Observable<number> | undefined, other: Radio | undefined) {\n"
         "  source?.subscribe();\n"
@@ -164,6 +175,10 @@ DEFINITIONS = [
     ("src/use.ts", "subscriber.next", 11, "src/Subscriber.ts", "next(value: T): void {}"),
     ("src/use.ts", "subscriber.complete", 11, "src/Subscriber.ts", "complete(): void {}"),
     ("src/use.ts", "radio.next", 6, "src/decoys.ts", "next(): void"),
+    ("src/use.ts", "(subscriber) => subscriber.next", 27, "src/Subscriber.ts", "next(value: T): void {}"),
+    ("src/use.ts", "(radio) => radio.next()", 17, "src/decoys.ts", "next(): void"),
+    ("src/use.ts", "    sub.complete", 8, "src/Subscriber.ts", "complete(): void {}"),
+    ("src/use.ts", "    radio.complete", 10, "src/decoys.ts", "complete(): void {}"),
     ("src/use.ts", "source?.subscribe", 8, "src/Observable.ts", "subscribe(observer"),
     ("src/use.ts", "other?.subscribe", 7, "src/decoys.ts", "subscribe(): void"),
     ("src/Subscriber.ts", "super.complete", 6, "src/Subscriber.ts", "complete(): void {}"),
@@ -199,6 +214,7 @@ def test_references_group_a_member_with_what_it_implements_and_overrides(index: 
         _at(index, "src/use.ts", "complete", 0, 1),  # obs.complete()
         _at(index, "src/use.ts", "complete", 0, 2),  # subject.complete()
         _at(index, "src/use.ts", "subscriber.complete", 11),  # callback parameter
+        _at(index, "src/use.ts", "    sub.complete", 8),  # destructured from a typed field
     }
     for rel, needle, off in (
         ("src/Subscriber.ts", "complete(): void {}", 0),
@@ -209,7 +225,7 @@ def test_references_group_a_member_with_what_it_implements_and_overrides(index: 
         got = _refs(index, rel, needle, off)
         assert got == want, (needle, sorted(got ^ want))
     radio = _refs(index, "src/use.ts", "radio.complete", 6)
-    assert radio == {_at(index, "src/decoys.ts", "complete"), _at(index, "src/use.ts", "radio.complete", 6)}
+    assert radio == {_at(index, "src/decoys.ts", "complete"), _at(index, "src/use.ts", "radio.complete", 6), _at(index, "src/use.ts", "    radio.complete", 10)}
 
 
 def test_references_through_a_base_class_reach_the_interface_of_the_base(index: WorkspaceIndex) -> None:

@@ -34,7 +34,7 @@ def callback_hint(data: bytes, caps: dict[str, list[Any]]) -> str | None:
     node = caps["hint.new" if new else "hint.callee"][0]
     callee = dotted(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
     fn, param = caps["hint.fn"][0], caps["hint.param"][0]
-    k = _position(caps["hint.args"][0], fn)
+    k = _position(caps["hint.args"][0], caps.get("hint.arg", [fn])[0])
     j = 0 if param.parent is None or param.parent == fn else _position(param.parent, param)  # `x => …`: 0
     if not callee or k < 0 or j < 0:
         return None

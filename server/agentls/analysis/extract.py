@@ -168,6 +168,9 @@ def build(
         elif role[0] == "hint":
             if "hint.fn" in caps:  # a callback's parameter: `callee(@k.j)`
                 value = callback_hint(data, caps)
+            elif "hint.from" in caps:  # `const { a } = x.y`: `x.y.a`
+                source = dotted(_text(data, caps["hint.from"][0]))
+                value = f"{source}.{_text(data, caps['hint.target'][0])}" if source else None
             else:
                 call = "hint.call" in caps  # `x = f()`: what f returns, written `f()`
                 value = dotted(_text(data, caps["hint.call" if call else "hint.value"][0]))
