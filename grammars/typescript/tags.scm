@@ -459,6 +459,11 @@
   name: (object_pattern (shorthand_property_identifier_pattern) @hint.target)
   value: [(identifier) (member_expression) (this)] @hint.from)
 
+; `this.x = param`: the field holds what the name holds (a typed parameter, say)
+(assignment_expression
+  left: (member_expression object: (this) property: (_) @hint.target)
+  right: (identifier) @hint.value)
+
 ; A value that is a call: what the callee returns (`const s = innerFrom(x)`).
 (variable_declarator
   name: (identifier) @hint.target

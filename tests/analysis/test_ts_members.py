@@ -118,6 +118,14 @@ FILES = {
         "  listen((radio) => radio.next());\n"
         "  new Observable<number>(radio ? (subscriber) => subscriber.next(1) : (radio) => radio.next());\n"
         "}\n"
+        "export class Keeper {\n"
+        "  held: any;\n"
+        "  constructor(radio: Radio, partial: Partial<Subscriber<number>>) {\n"
+        "    this.held = radio;\n"
+        "    partial.complete();\n"
+        "  }\n"
+        "  use() { this.held.next(); }\n"
+        "}\n"
         "export class Holder {\n"
         "  config: { radio: Radio };\n"
         "  sub!: Subscriber<number>;\n"
@@ -178,6 +186,8 @@ DEFINITIONS = [
     ("src/use.ts", "(subscriber) => subscriber.next", 27, "src/Subscriber.ts", "next(value: T): void {}"),
     ("src/use.ts", "(radio) => radio.next()", 17, "src/decoys.ts", "next(): void"),
     ("src/use.ts", "    sub.complete", 8, "src/Subscriber.ts", "complete(): void {}"),
+    ("src/use.ts", "partial.complete", 8, "src/Subscriber.ts", "complete(): void {}"),  # Partial<X> is an X
+    ("src/use.ts", "this.held.next", 10, "src/decoys.ts", "next(): void"),  # `this.held = radio`
     ("src/use.ts", "    radio.complete", 10, "src/decoys.ts", "complete(): void {}"),
     ("src/use.ts", "source?.subscribe", 8, "src/Observable.ts", "subscribe(observer"),
     ("src/use.ts", "other?.subscribe", 7, "src/decoys.ts", "subscribe(): void"),
@@ -215,6 +225,7 @@ def test_references_group_a_member_with_what_it_implements_and_overrides(index: 
         _at(index, "src/use.ts", "complete", 0, 2),  # subject.complete()
         _at(index, "src/use.ts", "subscriber.complete", 11),  # callback parameter
         _at(index, "src/use.ts", "    sub.complete", 8),  # destructured from a typed field
+        _at(index, "src/use.ts", "partial.complete", 8),
     }
     for rel, needle, off in (
         ("src/Subscriber.ts", "complete(): void {}", 0),

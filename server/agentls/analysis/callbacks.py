@@ -8,37 +8,16 @@ passed as argument k. Must not know: tree-sitter, LSP.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentls.analysis.keys import Value
 from agentls.analysis.model import FUNCTION, FileIndex, Symbol
-from agentls.analysis.occurrences import dotted
 
 if TYPE_CHECKING:
     from agentls.analysis.values import Values
 
 _HINT = re.compile(r"^(new )?(.+)\(@(\d+)\.(\d+)\)$")
 _PARAMETERS = ("parameter", "property")
-
-
-def _position(parent: Any, child: Any) -> int:
-    """Index of `child` among the named children of `parent` (comments left out)."""
-    starts = [c.start_byte for c in parent.named_children if c.type != "comment"]
-    return starts.index(child.start_byte) if child.start_byte in starts else -1
-
-
-def callback_hint(data: bytes, caps: dict[str, list[Any]]) -> str | None:
-    """The hint value of a callback's parameter from its tags-query captures (extract.py
-    hands the nodes; only their byte offsets and children are read)."""
-    new = "hint.new" in caps
-    node = caps["hint.new" if new else "hint.callee"][0]
-    callee = dotted(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
-    fn, param = caps["hint.fn"][0], caps["hint.param"][0]
-    k = _position(caps["hint.args"][0], caps.get("hint.arg", [fn])[0])
-    j = 0 if param.parent is None or param.parent == fn else _position(param.parent, param)  # `x => …`: 0
-    if not callee or k < 0 or j < 0:
-        return None
-    return f"{'new ' if new else ''}{callee}(@{k}.{j})"
 
 
 def is_callback_hint(value: str) -> bool:

@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from agentls.analysis.callbacks import callback_hint
+from agentls.analysis.hints import hint_value
 from agentls.analysis.imports import import_records
 from agentls.analysis.model import (
     BLOCK,
@@ -139,6 +139,7 @@ def build(
     exported_starts: set[int] = set()
     nonlocals: list[tuple[int, str]] = []
     roles = _roles(spec)
+    wrappers = frozenset(spec.options.get("type_wrappers", ()))
     for pattern, caps in matches:
         role = roles.get(pattern)
         if role is None:
@@ -166,16 +167,7 @@ def build(
                 found += _split_bases(_text(data, node))
             bases[owner] = bases.get(owner, ()) + found
         elif role[0] == "hint":
-            if "hint.fn" in caps:  # a callback's parameter: `callee(@k.j)`
-                value = callback_hint(data, caps)
-            elif "hint.from" in caps:  # `const { a } = x.y`: `x.y.a`
-                source = dotted(_text(data, caps["hint.from"][0]))
-                value = f"{source}.{_text(data, caps['hint.target'][0])}" if source else None
-            else:
-                call = "hint.call" in caps  # `x = f()`: what f returns, written `f()`
-                value = dotted(_text(data, caps["hint.call" if call else "hint.value"][0]))
-                if value and call:
-                    value += "()"
+            value = hint_value(data, caps, wrappers)
             if value:
                 hints.setdefault(caps["hint.target"][0].start_byte, value)
         elif role[0] in ("global", "nonlocal"):
