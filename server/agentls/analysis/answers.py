@@ -139,20 +139,10 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 
-def _unique_member(ix: WorkspaceIndex, name: str) -> Key | None:
-    """A class member of that name when every member of that name in the workspace is in
-    one reference group (often just one member), else None."""
-    groups = Groups(ix)
-    found = sorted(groups.every_member_named(name))
-    if not found or not set(found) <= groups.group(found[0]):
-        return None
-    return found[0]
-
-
 def _reference_sites(ix: WorkspaceIndex, keys: set[Key], name: str, every_member: bool = False) -> list[tuple[str, int]]:
     """(path, occurrence) of every use of one of `keys` (a binding, or a member group),
-    aliases included. `every_member`: the keys hold every class member of that name in the
-    workspace, so a member use whose receiver does not resolve can only mean one of them."""
+    aliases included. `every_member`: the key is the only class member of that name in the
+    workspace, so a member use whose receiver does not resolve can only mean it."""
     out: list[tuple[str, int]] = []
     for path in list(ix.files):
         if name not in ix.words(path):
@@ -176,12 +166,12 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
     if occ < 0:
         return Resolution([], "none")
     if key is None and is_member(ix.ensure_occurrences(path).recv[occ]):
-        key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` group there is
+        key = Groups(ix).sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return _unresolved_references(ix, path, occ, name)
     groups = Groups(ix)
     keys = groups.group(key)  # a member with the members it implements or overrides
-    every_member = groups.owner(key) is not None and groups.every_member_named(key.name) <= keys
+    every_member = groups.owner(key) is not None and groups.sole_member(key.name) == key
     decl_sites: set[tuple[str, int]] = set()
     for k in keys:
         if k.scope >= 0:

@@ -107,15 +107,12 @@ class Groups:
                 out.add(other)
         return out
 
-    def every_member_named(self, name: str) -> set[Key]:
-        """Every class or interface member of that name in the workspace."""
-        out = set()
-        for path, i in self.ix.defs_by_name().get(name, []):
-            key = Key(path, self.ix.files[path].symbols[i].scope, name)
-            if self.owner(key) is not None:
-                out.add(key)
-        return out
-
-
-def member_group(ix: WorkspaceIndex, key: Key) -> set[Key]:
-    return Groups(ix).group(key)
+    def sole_member(self, name: str) -> Key | None:
+        """The class or interface member of that name when the workspace declares exactly
+        one (then a member use whose receiver does not resolve can hardly mean another;
+        names like `forEach` or `length` declared more than once are too often external)."""
+        found = [(p, i) for p, i in self.ix.defs_by_name().get(name, []) if self.owner(Key(p, self.ix.files[p].symbols[i].scope, name)) is not None]
+        if len(found) != 1:
+            return None
+        p, i = found[0]
+        return Key(p, self.ix.files[p].symbols[i].scope, name)
