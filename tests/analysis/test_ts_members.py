@@ -95,6 +95,14 @@ FILES = {
         "export const twice = pick(1, 2);\n"
         "export const fns = [pick, only];\n"
     ),
+    "js/car.js": (
+        "class Engine { start() {} }\n"
+        "class Decoy { start() {} go() {} }\n"
+        "export class Car {\n"
+        "  constructor() { const e = new Engine(); this.engine = e; }\n"
+        "  go() { const self = this; const { engine } = self; engine.start(); self.go(); }\n"
+        "}\n"
+    ),
     "src/use.ts": (
         "import { Observable, innerFrom, operate } from './Observable';\n"
         "import { Subscriber } from './Subscriber';\n"
@@ -193,6 +201,8 @@ DEFINITIONS = [
     ("src/use.ts", "other?.subscribe", 7, "src/decoys.ts", "subscribe(): void"),
     ("src/Subscriber.ts", "super.complete", 6, "src/Subscriber.ts", "complete(): void {}"),
     ("src/errors.ts", "self.next", 5, "src/errors.ts", "next(v: T)"),
+    ("js/car.js", "engine.start", 7, "js/car.js", "start() {} }"),  # JavaScript: the same hints
+    ("js/car.js", "self.go", 5, "js/car.js", "go() { const"),
     ("src/errors.ts", "new Bare", 4, "src/errors.ts", "Bare {}"),
     ("src/errors.ts", "Replay, e", 0, "src/errors.ts", "Replay<T> {"),
 ]
