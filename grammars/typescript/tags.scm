@@ -409,6 +409,16 @@
     name: (_) @hint.target
     type: (type_annotation [(generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
 
+; `T[]` is an Array (language.json `array_type`): its members are the built-in Array's.
+(variable_declarator name: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
+(required_parameter pattern: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
+(optional_parameter pattern: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
+(public_field_definition name: (_) @hint.target type: (type_annotation (array_type) @hint.array))
+(interface_body (property_signature name: (_) @hint.target type: (type_annotation (array_type) @hint.array)))
+(required_parameter
+  pattern: (rest_pattern (identifier) @hint.target)
+  type: (type_annotation (array_type) @hint.array))
+
 ; Declared return types: calling the function gives an instance of that type.
 (function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
 (function_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))

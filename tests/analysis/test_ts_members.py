@@ -95,6 +95,17 @@ FILES = {
         "export const twice = pick(1, 2);\n"
         "export const fns = [pick, only];\n"
     ),
+    "src/arrays.ts": (
+        "export class Shelf {\n"
+        "  items: number[] = [];\n"
+        "  size(): number { return this.items.length; }\n"
+        "}\n"
+        "export function count(xs: string[], word: string, ...rest: number[]): number {\n"
+        "  return xs.length + word.length + rest.length;\n"
+        "}\n"
+        "export class Ruler { length = 3; }\n"
+        "export const r = new Ruler().length;\n"
+    ),
     "js/car.js": (
         "class Engine { start() {} }\n"
         "class Decoy { start() {} go() {} }\n"
@@ -289,3 +300,11 @@ def test_overloaded_functions_answer_as_the_typescript_service(index: WorkspaceI
     assert _defs(index, "src/over_use.ts", "pick, only }", 0) == sigs  # an import names every declaration
     assert _defs(index, "src/over_use.ts", "pick, only]", 0) == sigs  # so does a function passed as a value
     assert _defs(index, "src/over_use.ts", "pick(1, 2)", 0) == [sigs[1]]  # a call: the overload that fits
+
+
+def test_members_of_an_array_type_are_one_group_outside_the_workspace(index: WorkspaceIndex) -> None:
+    got = _refs(index, "src/arrays.ts", "items.length", 6)
+    want = {_at(index, "src/arrays.ts", "items.length", 6), _at(index, "src/arrays.ts", "xs.length", 3), _at(index, "src/arrays.ts", "rest.length", 5)}
+    assert got == want  # not the string's length, not Ruler.length
+    line, char = _pos(index.root, "src/arrays.ts", "xs.length", 3)
+    assert index.definition("src/arrays.ts", line, char).locations == []  # declared outside the workspace

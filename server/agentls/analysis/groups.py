@@ -108,11 +108,13 @@ class Groups:
         return out
 
     def sole_member(self, name: str) -> Key | None:
-        """The class or interface member of that name when the workspace declares exactly
-        one (then a member use whose receiver does not resolve can hardly mean another;
-        names like `forEach` or `length` declared more than once are too often external)."""
+        """The class or interface member of that name when the workspace has exactly one
+        (assigned in several places or not), and it is not an overloaded method: then a
+        member use whose receiver does not resolve can hardly mean another. (Overloads
+        mostly mirror a built-in API: `Observable.forEach` and `array.forEach`.)"""
         found = [(p, i) for p, i in self.ix.defs_by_name().get(name, []) if self.owner(Key(p, self.ix.files[p].symbols[i].scope, name)) is not None]
-        if len(found) != 1:
+        keys = {Key(p, self.ix.files[p].symbols[i].scope, name) for p, i in found}
+        if len(keys) != 1:
             return None
-        p, i = found[0]
-        return Key(p, self.ix.files[p].symbols[i].scope, name)
+        functions = sum(1 for p, i in found if self.ix.files[p].symbols[i].kind in ("function", "method"))
+        return None if functions > 1 else keys.pop()

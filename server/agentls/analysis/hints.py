@@ -49,7 +49,9 @@ def _unwrapped(data: bytes, node: Any, wrappers: frozenset[str]) -> Any:
     return node
 
 
-def hint_value(data: bytes, caps: dict[str, list[Any]], wrappers: frozenset[str] = frozenset()) -> str | None:
+def hint_value(data: bytes, caps: dict[str, list[Any]], wrappers: frozenset[str] = frozenset(), array: str | None = None) -> str | None:
+    if "hint.array" in caps:  # `T[]`: an instance of the language's array type
+        return array + "()" if array else None
     if "hint.fn" in caps:  # a callback's parameter: `callee(@k.j)`
         return callback_hint(data, caps)
     if "hint.from" in caps:  # `const { a } = x.y`: `x.y.a`

@@ -62,6 +62,8 @@ class Values:
                     return Value("instance", v.path, v.symbol)
                 if v is not None and v.kind == "instance":
                     return v  # `x = f()` with f's declared return type, `self = this`
+                if v is not None and v.kind == "external" and sym.value.endswith("()"):
+                    return v  # what an outside callee returns, an instance of `T[]` (`Array()`)
         return None
 
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
