@@ -106,6 +106,15 @@ FILES = {
         "export class Ruler { length = 3; }\n"
         "export const r = new Ruler().length;\n"
     ),
+    "src/fields.ts": (
+        "import { Observable } from './Observable';\n"
+        "export class Base { source: Observable<number> | undefined; }\n"
+        "export class Derived extends Base {\n"
+        "  constructor(s: Observable<number>) { super(); this.source = s; }\n"
+        "  run() { const { source } = this; source?.subscribe(); }\n"
+        "}\n"
+        "export class Lone { constructor() { this.source = 1; } }\n"
+    ),
     "js/car.js": (
         "class Engine { start() {} }\n"
         "class Decoy { start() {} go() {} }\n"
@@ -155,6 +164,7 @@ FILES = {
         "    radio.complete();\n"
         "  }\n"
         "}\n"
+        "export function unknown(thing: any) { thing.next(); }\n"
         "export function maybe(source: Observable<number> | undefined, other: Radio | undefined) {\n"
         "  source?.subscribe();\n"
         "  other?.subscribe();\n"
@@ -308,3 +318,19 @@ def test_members_of_an_array_type_are_one_group_outside_the_workspace(index: Wor
     assert got == want  # not the string's length, not Ruler.length
     line, char = _pos(index.root, "src/arrays.ts", "xs.length", 3)
     assert index.definition("src/arrays.ts", line, char).locations == []  # declared outside the workspace
+
+
+def test_this_x_assigns_the_member_a_base_declares(index: WorkspaceIndex) -> None:
+    f = "src/fields.ts"
+    base = _at(index, f, "source: Observable")
+    assert _defs(index, f, "this.source = s", 5) == [base]  # TypeScript: members are declared
+    assert _defs(index, f, "source?.subscribe", 8) == [_at(index, "src/Observable.ts", "subscribe(observer")]
+    assert _defs(index, f, "this.source = 1", 5) == [_at(index, f, "this.source = 1", 5)]  # no base declares it
+    assert _refs(index, f, "source: Observable") == {base, _at(index, f, "this.source = s", 5)}
+
+
+def test_an_unresolved_member_falls_back_to_two_guesses(index: WorkspaceIndex) -> None:
+    line, char = _pos(index.root, "src/use.ts", "thing.next", 6)
+    res = index.definition("src/use.ts", line, char)
+    assert res.how == "fallback" and len(res.locations) == 2  # language.json fallback_limit
+    assert {loc.name for loc in res.locations} == {"next"}

@@ -50,7 +50,8 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
 
 
 #: Name-matched guesses offered when resolution fails: more helps recall, fewer precision
-#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets).
+#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets for Python;
+#: TypeScript says 2 in language.json `fallback_limit` — 3 cost pooled precision, 2 no recall).
 FALLBACK_LIMIT = 3
 VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
 
@@ -135,7 +136,9 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
             locs = declarations.extend(ix, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)
     member = is_member(ix.ensure_occurrences(path).recv[occ])
-    locs = _rank_fallback(ix, name, path, member, FALLBACK_LIMIT)
+    spec = ix.spec(path)
+    limit = spec.options.get("fallback_limit", FALLBACK_LIMIT) if spec is not None else FALLBACK_LIMIT
+    locs = _rank_fallback(ix, name, path, member, limit)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 

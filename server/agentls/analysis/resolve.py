@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key
+from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
 from agentls.analysis.values import Values
 
@@ -196,7 +196,11 @@ class Resolver(Values):
             sym = fi.symbols[site]
             if sym.kind == "import":
                 return self.follow_import(path, sym) or Key(path, sym.scope, sym.name)
-            return Key(path, sym.scope, sym.name)
+            own = Key(path, sym.scope, sym.name)
+            owner = fi.scopes[sym.scope].owner
+            if sym.kind == "attribute" and owner >= 0 and self.assigned_only(own):  # `this.x = …` of a base's x
+                return self.member(Value("instance", path, owner), sym.name) or own
+            return own
         if recv == PLAIN:
             imp_key = self._in_import(path, fi, start, name)
             if imp_key is not False:

@@ -151,8 +151,9 @@ class Values:
             return None
         seen.add((value.path, value.symbol))
         scope = self.class_scope(fi, value.symbol)
-        if scope >= 0 and (scope, name) in self.ix.bindings(value.path):
-            return Key(value.path, scope, name)
+        own = Key(value.path, scope, name) if scope >= 0 and (scope, name) in self.ix.bindings(value.path) else None
+        if own is not None and not self.assigned_only(own):
+            return own
         cls = fi.symbols[value.symbol]
         for base in cls.bases:
             base_value = self.eval_dotted(value.path, base, cls.start, depth + 1)
@@ -160,5 +161,14 @@ class Values:
                 key = self.member(base_value, name, depth + 1, seen)
                 if key is not None:
                     return key
-        return None
+        return own
+
+    def assigned_only(self, key: Key) -> bool:
+        """A member the class only assigns (`this.x = …`) where the language makes members
+        declared (language.json `members_declared`): it is a base's member if a base has one."""
+        spec = self.ix.spec(key.path)
+        if spec is None or not spec.options.get("members_declared"):
+            return False
+        fi = self.ix.files[key.path]
+        return all(fi.symbols[i].kind == "attribute" for i in self.ix.bindings(key.path).get((key.scope, key.name), []))
 
