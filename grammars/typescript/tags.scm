@@ -391,23 +391,24 @@
 ; `const self = this`: an instance of the enclosing class
 (variable_declarator name: (identifier) @hint.target value: (this) @hint.value)
 
-; A union's first member stands for the union (`source: Observable<T> | undefined`).
+; A union's first member stands for the union (`source: Observable<T> | undefined`; in
+; `A | B | C` the first member sits one union deeper).
 (variable_declarator
   name: (identifier) @hint.target
-  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])))
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
 (required_parameter
   pattern: (identifier) @hint.target
-  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])))
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
 (optional_parameter
   pattern: (identifier) @hint.target
-  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])))
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
 (public_field_definition
   name: (_) @hint.target
-  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])))
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
 (interface_body
   (property_signature
     name: (_) @hint.target
-    type: (type_annotation [(generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
+    type: (type_annotation [(generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])])))
 
 ; `T[]` is an Array (language.json `array_type`): its members are the built-in Array's.
 (variable_declarator name: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
@@ -420,15 +421,15 @@
   type: (type_annotation (array_type) @hint.array))
 
 ; Declared return types: calling the function gives an instance of that type.
-(function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
-(function_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
-(generator_function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
-(method_definition name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
-(method_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
-(abstract_method_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))
+(function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(function_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(generator_function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(method_definition name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(method_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(abstract_method_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
 (variable_declarator
   name: (identifier) @hint.target
-  value: [(arrow_function return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])) (function_expression return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])]))])
+  value: [(arrow_function return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])])) (function_expression return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))])
 
 ; A callback's untyped parameter takes the type the callee declares for it
 ; (`operate((source, subscriber) => …)`, `new Observable((subscriber) => …)`): extract.py

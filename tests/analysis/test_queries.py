@@ -57,7 +57,7 @@ _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
     "reexport", "reexport.from", "reexport.name", "reexport.alias", "reexport.star", "reexport.namespace",
     "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.call",
     "hint.callee", "hint.new", "hint.args", "hint.arg", "hint.fn", "hint.param", "hint.from", "hint.array", "doc", "doc.owner",
-    "reference", "member", "skip", "comment",
+    "reference", "member", "skip", "comment", "keyed", "keyed.callee", "keyed.new",
 }  # fmt: skip
 
 

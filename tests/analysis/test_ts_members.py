@@ -65,6 +65,7 @@ FILES = {
         "}\n"
         "export function tune(): Radio { return new Radio(); }\n"
         "export function listen(cb: (radio: Radio) => void): void {}\n"
+        "export function tuneIn(r: Partial<Radio>): void {}\n"
     ),
     "src/errors.ts": (
         "export interface EmptyError extends Error {}\n"
@@ -128,7 +129,7 @@ FILES = {
         "import { Subscriber } from './Subscriber';\n"
         "import { Subject } from './Subject';\n"
         "import { Observer } from './types';\n"
-        "import { Radio, tune, listen } from './decoys';\n"
+        "import { Radio, tune, listen, tuneIn } from './decoys';\n"
         "export function run(sub: Subscriber<number>, obs: Observer<number>, subject: Subject<number>, radio: Radio) {\n"
         "  sub.complete();\n"
         "  obs.complete();\n"
@@ -165,6 +166,12 @@ FILES = {
         "  }\n"
         "}\n"
         "export function unknown(thing: any) { thing.next(); }\n"
+        "export function keyed(source: Observable<number>) {\n"
+        "  source.subscribe({ complete: () => {} });\n"
+        "  tuneIn({ complete: () => {} });\n"
+        "  deep(1, { next: () => {} });\n"
+        "}\n"
+        "export function deep(n: number, o: Observer<number> | Radio | undefined) {}\n"
         "export function maybe(source: Observable<number> | undefined, other: Radio | undefined) {\n"
         "  source?.subscribe();\n"
         "  other?.subscribe();\n"
@@ -216,6 +223,9 @@ DEFINITIONS = [
     ("src/use.ts", "(radio) => radio.next()", 17, "src/decoys.ts", "next(): void"),
     ("src/use.ts", "    sub.complete", 8, "src/Subscriber.ts", "complete(): void {}"),
     ("src/use.ts", "partial.complete", 8, "src/Subscriber.ts", "complete(): void {}"),  # Partial<X> is an X
+    ("src/use.ts", "subscribe({ complete", 12, "src/Subscriber.ts", "complete(): void {}"),  # an object-literal key
+    ("src/use.ts", "tuneIn({ complete", 9, "src/decoys.ts", "complete(): void {}"),
+    ("src/use.ts", "{ next: () => {} }", 2, "src/types.ts", "next(value: T): void;"),  # first of `A | B | C`
     ("src/use.ts", "this.held.next", 10, "src/decoys.ts", "next(): void"),  # `this.held = radio`
     ("src/use.ts", "    radio.complete", 10, "src/decoys.ts", "complete(): void {}"),
     ("src/use.ts", "source?.subscribe", 8, "src/Observable.ts", "subscribe(observer"),
@@ -257,6 +267,7 @@ def test_references_group_a_member_with_what_it_implements_and_overrides(index: 
         _at(index, "src/use.ts", "subscriber.complete", 11),  # callback parameter
         _at(index, "src/use.ts", "    sub.complete", 8),  # destructured from a typed field
         _at(index, "src/use.ts", "partial.complete", 8),
+        _at(index, "src/use.ts", "subscribe({ complete", 12),
     }
     for rel, needle, off in (
         ("src/Subscriber.ts", "complete(): void {}", 0),
@@ -267,7 +278,7 @@ def test_references_group_a_member_with_what_it_implements_and_overrides(index: 
         got = _refs(index, rel, needle, off)
         assert got == want, (needle, sorted(got ^ want))
     radio = _refs(index, "src/use.ts", "radio.complete", 6)
-    assert radio == {_at(index, "src/decoys.ts", "complete"), _at(index, "src/use.ts", "radio.complete", 6), _at(index, "src/use.ts", "    radio.complete", 10)}
+    assert radio == {_at(index, "src/decoys.ts", "complete"), _at(index, "src/use.ts", "radio.complete", 6), _at(index, "src/use.ts", "    radio.complete", 10), _at(index, "src/use.ts", "tuneIn({ complete", 9)}
 
 
 def test_references_through_a_base_class_reach_the_interface_of_the_base(index: WorkspaceIndex) -> None:

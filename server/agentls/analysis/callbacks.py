@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from agentls.analysis.values import Values
 
 _HINT = re.compile(r"^(new )?(.+)\(@(\d+)\.(\d+)\)$")
+_ARGUMENT = re.compile(r"^(new )?(.+)\(@(\d+)\)$")  # an object literal's keys: `callee(@k)`
 _PARAMETERS = ("parameter", "property")
 
 
@@ -81,4 +82,22 @@ def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Va
         return None
     target = inner[j]
     v = values.eval_dotted(fn.path, target.value, target.sel_start, depth + 1)
+    return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None
+
+
+def argument_value(values: Values, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
+    """What an object literal passed as argument k is (`callee(@k)`, occurrences.py): an
+    instance of the type the callee declares for that parameter, if it declares one."""
+    m = _ARGUMENT.match(text)
+    if m is None:
+        return None
+    fn = _callee(values, path, m.group(2), bool(m.group(1)), offset, depth)
+    if fn is None:
+        return None
+    fi = values.ix.files[fn.path]
+    params = _parameters(fi, _function_scope(fi, fn.symbol, 0, 0))
+    k = int(m.group(3))
+    if k >= len(params) or not params[k].value or is_callback_hint(params[k].value):
+        return None
+    v = values.eval_dotted(fn.path, params[k].value, params[k].sel_start, depth + 1)
     return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
+from agentls.analysis.callbacks import argument_value
 from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
 from agentls.analysis.values import Values
@@ -222,7 +223,8 @@ class Resolver(Values):
                 if scope < len(starts) and (scope, name) in self.ix.bindings(path):
                     return Key(path, scope, name)
             return None
-        value = self.eval_dotted(path, table.names[recv], start)
+        text = table.names[recv]
+        value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
         return self.member(value, name) if value is not None else None
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
