@@ -55,8 +55,9 @@ _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
     "import", "import.from", "import.module", "import.name", "import.alias", "import.star",
     "import.default", "import.namespace",
     "reexport", "reexport.from", "reexport.name", "reexport.alias", "reexport.star", "reexport.namespace",
-    "export.name", "export.local", "exported", "hint.target", "hint.value", "doc", "doc.owner",
-    "reference", "member", "skip", "comment",
+    "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.call",
+    "hint.callee", "hint.new", "hint.args", "hint.arg", "hint.fn", "hint.param", "hint.from", "hint.array", "doc", "doc.owner",
+    "reference", "member", "skip", "comment", "keyed", "keyed.callee", "keyed.new",
 }  # fmt: skip
 
 

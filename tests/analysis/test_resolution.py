@@ -137,13 +137,10 @@ CASES = [
     ("scopes.py", "other = value", 8, 0, "scopes.py", "value = 2", 0),
     ("scopes.py", "], value", 3, 0, "scopes.py", "def f(value", 6),
     ("scopes.py", "[value for", 1, 0, "scopes.py", "for value in", 4),
-    ("web/src/app.ts", "new Square(2)", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "s.area()", 2, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
-    ("web/src/app.ts", "new Box", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "shapes.unit", 7, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/app.ts", "shapes.Shape", 7, 0, "web/src/lib/shapes.ts", "interface Shape", 10),
     ("web/src/app.ts", "= unit()", 2, 0, "web/src/lib/shapes.ts", "function unit", 9),
-    ("web/src/app.ts", "new Sq", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "geo.unit", 4, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/lib/generic.ts", "items: T[]", 7, 0, "web/src/lib/generic.ts", "pick<T>", 5),
     ("web/src/lib/generic.ts", "get(): V", 7, 0, "web/src/lib/generic.ts", "Box<V>", 4),
@@ -160,7 +157,6 @@ CASES = [
     ("web/src/lib/doc.ts", "Square.area}", 7, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
     ("web/src/lib/doc.ts", "@param size", 7, 0, "web/src/lib/doc.ts", "make(size", 5),
     ("web/src/lib/shapes.ts", "this.area()", 5, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
-    ("web/src/lib/shapes.ts", "new Square(this", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
 ]
 
 
@@ -194,6 +190,25 @@ def test_definition_resolves(index: WorkspaceIndex, rel: str, needle: str, off: 
     assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
     want = (target, _pos(index.root, target, tneedle, toff))
     assert [(loc.path, loc.start) for loc in res.locations] == [want]
+
+
+NEW_CASES = [
+    ("web/src/app.ts", "new Square(2)", 4),
+    ("web/src/app.ts", "new Box", 4),  # an alias of Square
+    ("web/src/app.ts", "new Sq", 4),
+    ("web/src/lib/shapes.ts", "new Square(this", 4),
+]
+
+
+@pytest.mark.parametrize(("rel", "needle", "off"), NEW_CASES, ids=[c[1] for c in NEW_CASES])
+def test_new_resolves_to_the_class_and_its_constructor(index: WorkspaceIndex, rel: str, needle: str, off: int) -> None:
+    """As the TypeScript language service answers `new Foo(…)`: the class, then the constructor."""
+    line, char = _pos(index.root, rel, needle, off)
+    res = index.definition(rel, line, char)
+    assert res.how == "resolved"
+    shapes = "web/src/lib/shapes.ts"
+    want = [(shapes, _pos(index.root, shapes, "class Square", 6)), (shapes, _pos(index.root, shapes, "constructor", 0))]
+    assert [(loc.path, loc.start) for loc in res.locations] == want
 
 
 def test_every_assignment_of_a_variable_is_a_definition(index: WorkspaceIndex) -> None:

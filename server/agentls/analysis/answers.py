@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from agentls.analysis import overloads
+from agentls.analysis import declarations, overloads
 from agentls.analysis.docs import detail_of, doc_of
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
 from agentls.analysis.resolve import BUILTINS, Key
@@ -49,7 +49,8 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
 
 
 #: Name-matched guesses offered when resolution fails: more helps recall, fewer precision
-#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets).
+#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets for Python;
+#: TypeScript says 2 in language.json `fallback_limit` — 3 cost pooled precision, 2 no recall).
 FALLBACK_LIMIT = 3
 VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
 
@@ -128,11 +129,15 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         table = ix.ensure_occurrences(path)
         li = ix.line_index(path)
         end = table.start[occ] + len(name.encode("utf-8"))
-        locs = key_locations(ix, key, overloads.call_arguments(li.data, end) if li else None)
-        if locs:
+        call_args = overloads.call_arguments(li.data, end) if li else None
+        locs = declarations.overloaded(ix, key, path, table.start[occ], call_args) or key_locations(ix, key, call_args)
+        if locs:  # merged declarations, and the constructor `new Foo()` calls
+            locs = declarations.extend(ix, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)
     member = is_member(ix.ensure_occurrences(path).recv[occ])
-    locs = _rank_fallback(ix, name, path, member, FALLBACK_LIMIT)
+    spec = ix.spec(path)
+    limit = spec.options.get("fallback_limit", FALLBACK_LIMIT) if spec is not None else FALLBACK_LIMIT
+    locs = _rank_fallback(ix, name, path, member, limit)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 

@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
+from agentls.analysis.hints import hint_value
 from agentls.analysis.imports import import_records
 from agentls.analysis.model import (
     BLOCK,
@@ -138,6 +139,7 @@ def build(
     exported_starts: set[int] = set()
     nonlocals: list[tuple[int, str]] = []
     roles = _roles(spec)
+    wrappers, array = frozenset(spec.options.get("type_wrappers", ())), spec.options.get("array_type")
     for pattern, caps in matches:
         role = roles.get(pattern)
         if role is None:
@@ -165,7 +167,7 @@ def build(
                 found += _split_bases(_text(data, node))
             bases[owner] = bases.get(owner, ()) + found
         elif role[0] == "hint":
-            value = dotted(_text(data, caps["hint.value"][0]))
+            value = hint_value(data, caps, wrappers, array)
             if value:
                 hints.setdefault(caps["hint.target"][0].start_byte, value)
         elif role[0] in ("global", "nonlocal"):

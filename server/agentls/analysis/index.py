@@ -38,6 +38,7 @@ from agentls.analysis.model import (
 )
 from agentls.analysis.modules import EsModules, PythonModules
 from agentls.analysis.name_maps import NameMaps
+from agentls.analysis.projects import Projects
 from agentls.analysis.resolve import Resolver
 from agentls.analysis.tables import CONFIG_FILES, IndexTables
 from agentls.workspace import FileWalker, LineIndex, Workspace
@@ -103,6 +104,8 @@ class WorkspaceIndex(IndexTables):
         for rel in self.walker.walk():
             (configs if rel.endswith(CONFIG_FILES) else paths).append(rel)
         self.configs = configs
+        outside = Projects(configs, self._read_text).out_of_project  # tsconfig include/exclude/outDir
+        paths = [p for p in paths if not outside(p)]
         cached = cache.load(self.cache_dir, self.root) if self.cache_dir else {}
         fresh: dict[str, FileIndex] = {}
         todo: list[str] = []
@@ -195,6 +198,8 @@ class WorkspaceIndex(IndexTables):
             return None
         if language_for(rel) is None:
             return None
+        if rel not in self.files and self.workspace.document(rel) is None and Projects(self.configs, self._read_text).out_of_project(rel):
+            return None  # build output or a file the project leaves out, not opened in the editor
         if data is None:
             data = self.workspace.read_bytes(rel)
         if data is None or len(data) > MAX_FILE_BYTES or b"\x00" in data[:8192]:
@@ -245,8 +250,9 @@ class WorkspaceIndex(IndexTables):
         """Pick up changes made on disk outside the editor; return the changed paths."""
         changed: list[str] = []
         seen = set()
+        outside = Projects(self.configs, self._read_text).out_of_project
         for rel in self.walker.walk():
-            if rel.endswith(CONFIG_FILES):
+            if rel.endswith(CONFIG_FILES) or outside(rel):
                 continue
             seen.add(rel)
             if self.workspace.document(rel) is not None:

@@ -49,6 +49,29 @@ def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, in
     return spans
 
 
+def _keyed(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], intern: Any) -> set[int]:
+    """Keys of object literals passed to calls (@keyed): receiver `callee(@k)` (`new callee(@k)`),
+    k the argument's index; returns their offsets (no longer skipped)."""
+    keys = refs.get("keyed")
+    if not keys:
+        return set()
+    callees = {(n.parent.start_byte, n.parent.end_byte): (n, False) for n in refs.get("keyed.callee", ())}
+    callees.update({(n.parent.start_byte, n.parent.end_byte): (n, True) for n in refs.get("keyed.new", ())})
+    out: set[int] = set()
+    for key in keys:
+        obj = key.parent.parent  # key → pair → object → arguments → call
+        args = obj.parent
+        got = callees.get((args.parent.start_byte, args.parent.end_byte))
+        if got is None:
+            continue
+        callee = dotted(data[got[0].start_byte : got[0].end_byte].decode("utf-8", "replace"))
+        starts = [c.start_byte for c in args.named_children if c.type != "comment"]
+        if callee and obj.start_byte in starts:
+            recv_of[key.start_byte] = intern(f"{'new ' if got[1] else ''}{callee}(@{starts.index(obj.start_byte)})".encode())
+            out.add(key.start_byte)
+    return out
+
+
 def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tuple[list[str], array[int], array[int], array[int]]:
     """The occurrence table of a file: distinct names and three parallel arrays."""
     names: list[str] = []
@@ -82,6 +105,7 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
             recv_of[start] = intern(recv)
         else:
             recv_of[start] = COMPLEX
+    skip -= _keyed(data, refs, recv_of, intern)
     occ_name: array[int] = array("I")
     occ_start: array[int] = array("I")
     occ_recv: array[int] = array("i")

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentls.analysis.answers import _loc, key_at
+from agentls.analysis.groups import Groups
 from agentls.analysis.keys import Key
-from agentls.analysis.model import BLOCK, CLASS, FUNCTION, Location, Resolution, is_member
+from agentls.analysis.model import BLOCK, FUNCTION, Location, Resolution, is_member
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 class Plan:
     name: str
     key: Key | None = None
+    keys: set[Key] = field(default_factory=set)  # the key, or its member group
     candidates: list[str] = field(default_factory=list)
     decl_sites: set[tuple[str, int]] = field(default_factory=set)
     include_declaration: bool = True
@@ -70,41 +72,31 @@ class Remembered:
             self.entries.popitem(last=False)
 
 
-def _class_members(ix: WorkspaceIndex, name: str) -> list[tuple[str, int]]:
-    return [(p, i) for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS]
-
-
-def _unique_member(ix: WorkspaceIndex, name: str) -> Key | None:
-    """The one class member of that name in the workspace, if there is exactly one."""
-    found = _class_members(ix, name)
-    if len(found) != 1:
-        return None
-    p, i = found[0]
-    return Key(p, ix.files[p].symbols[i].scope, name)
-
-
 def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Plan:
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Plan(name, answer=Resolution([], "none"))
     if key is None and is_member(ix.ensure_occurrences(path).recv[occ]):
-        key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` there is
+        key = Groups(ix).sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return Plan(name, answer=_unresolved(ix, path, occ, name))
-    out = Plan(name, key, include_declaration=include_declaration)
-    scope_kind = ""
-    if key.scope >= 0:
-        fi = ix.files[key.path]
-        scope_kind = fi.scopes[key.scope].kind
-        for i in ix.bindings(key.path).get((key.scope, key.name), []):
-            out.decl_sites.add((key.path, fi.symbols[i].sel_start))
+    groups = Groups(ix)
+    out = Plan(name, key, groups.group(key), include_declaration=include_declaration)  # a member with the members it implements or overrides
+    scope_kind = ix.files[key.path].scopes[key.scope].kind if key.scope >= 0 and key.path in ix.files else ""
+    for k in out.keys:
+        if k.scope >= 0 and k.path in ix.files:
+            fi = ix.files[k.path]
+            for i in ix.bindings(k.path).get((k.scope, k.name), []):
+                out.decl_sites.add((k.path, fi.symbols[i].sel_start))
     out.generation = ix.generation
     out.cached = ix.remembered.get(key, ix.generation)
     if out.cached is not None:
         out.candidates = sorted(out.cached)
         return out
     wanted = key.name or name
-    out.unique_member = scope_kind == CLASS and len(_class_members(ix, wanted)) == 1
+    # the only class member of that name in the workspace: a member use whose receiver
+    # does not resolve can only mean it
+    out.unique_member = groups.owner(key) is not None and groups.sole_member(key.name) == key
     if scope_kind in (FUNCTION, BLOCK):
         out.candidates = [key.path]  # a local: no other file can name it
     elif key.scope in (0, -1) and key.path in ix.files:  # module level, or the module
@@ -118,7 +110,7 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
 def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
     """The occurrences in `path` that name the plan's key, in source order."""
     assert p.key is not None
-    key, name = p.key, p.key.name or p.name
+    keys, name = p.keys, p.key.name or p.name
     table = ix.ensure_occurrences(path)
     names = {name}
     for imp in ix.files[path].imports:
@@ -129,7 +121,7 @@ def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
     for n in names:
         for occ in ix.occurrences_of(path, n):
             got = ix.resolver.resolve_occurrence(path, occ, memo, table)
-            if got == key or (got is None and p.unique_member and n == name and is_member(table.recv[occ])):
+            if got in keys or (got is None and p.unique_member and n == name and is_member(table.recv[occ])):
                 found.append(occ)
     found.sort()
     return found

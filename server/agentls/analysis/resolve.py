@@ -14,7 +14,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key
+from agentls.analysis.callbacks import argument_value
+from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
 from agentls.analysis.values import Values
 
@@ -202,7 +203,11 @@ class Resolver(Values):
             sym = fi.symbols[site]
             if sym.kind == "import":
                 return self.follow_import(path, sym) or Key(path, sym.scope, sym.name)
-            return Key(path, sym.scope, sym.name)
+            own = Key(path, sym.scope, sym.name)
+            owner = fi.scopes[sym.scope].owner
+            if sym.kind == "attribute" and owner >= 0 and self.assigned_only(own):  # `this.x = …` of a base's x
+                return self.member(Value("instance", path, owner), sym.name) or own
+            return own
         if recv == PLAIN:
             imp_key = self._in_import(path, fi, start, name)
             if imp_key is not False:
@@ -224,13 +229,14 @@ class Resolver(Values):
                 if scope < len(starts) and (scope, name) in self.ix.bindings(path):
                     return Key(path, scope, name)
             return None
+        text = table.names[recv]
         if memo is None:
-            value = self.eval_dotted(path, table.names[recv], start)
+            value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
             return self.member(value, name) if value is not None else None
         member_key = (self.innermost_scope(fi, start), recv, name)
         if member_key in memo:
             return memo[member_key]  # type: ignore[no-any-return]
-        value = self.eval_dotted(path, table.names[recv], start)
+        value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
         memo[member_key] = key = self.member(value, name) if value is not None else None
         return key
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agentls.analysis.callbacks import callback_parameter, is_callback_hint
 from agentls.analysis.keys import EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import CLASS, FileIndex
+
+FUNCTIONS = frozenset({"function", "method"})
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -84,11 +87,22 @@ class Values:
             if sym.kind == "module":
                 return Value("module", key.path, i)
         for i in syms:
+            if fi.symbols[i].kind in FUNCTIONS:
+                return Value("function", key.path, i)  # calling it gives its declared return type
+        for i in syms:
             sym = fi.symbols[i]
-            if sym.value:
+            if sym.value and is_callback_hint(sym.value):
+                v = callback_parameter(self, key.path, sym, depth + 1)
+                if v is not None:
+                    return v
+            elif sym.value:
                 v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
                 if v is not None and v.kind == "class":
                     return Value("instance", v.path, v.symbol)
+                if v is not None and v.kind == "instance":
+                    return v  # `x = f()` with f's declared return type, `self = this`
+                if v is not None and v.kind == "external" and sym.value.endswith("()"):
+                    return v  # what an outside callee returns, an instance of `T[]` (`Array()`)
         return None
 
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
@@ -115,25 +129,48 @@ class Values:
         first = first.removesuffix("()")
         if spec is not None and first in spec.self_names:
             value = self.enclosing_class(path, offset)
+        elif spec is not None and first in spec.options.get("super_names", ()):
+            value, call = self.enclosing_base(path, offset, depth + 1), False  # `super.m`, `super().m`
         else:
             key = self.lookup(path, first, offset, depth + 1)
             value = self.value_of(key, depth + 1) if key else None
-        value = self._called(value) if call else value
+        value = self._called(value, depth + 1) if call else value
         for part in parts[1:]:
             if value is None:
                 return None
             call = part.endswith("()")
             key = self.member(value, part.removesuffix("()"), depth + 1)
             value = self.value_of(key, depth + 1) if key else None
-            value = self._called(value) if call else value
+            value = self._called(value, depth + 1) if call else value
         return value
 
-    @staticmethod
-    def _called(value: Value | None) -> Value | None:
-        """Calling a class makes an instance; other calls are not followed."""
-        if value is not None and value.kind == "external":
+    def _called(self, value: Value | None, depth: int = 0) -> Value | None:
+        """Calling a class makes an instance; calling a function with a declared return type
+        makes an instance of that type; other calls are not followed."""
+        if value is None:
+            return None
+        if value.kind == "external":
             return Value("external", value.path + "()")
-        return Value("instance", value.path, value.symbol) if value is not None and value.kind == "class" else None
+        if value.kind == "class":
+            return Value("instance", value.path, value.symbol)
+        if value.kind == "function":
+            sym = self.ix.files[value.path].symbols[value.symbol]
+            if sym.value:
+                v = self.eval_dotted(value.path, sym.value, sym.sel_start, depth + 1)
+                return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None
+        return None
+
+    def enclosing_base(self, path: str, offset: int, depth: int = 0) -> Value | None:
+        """What `super` is inside a class's method: an instance of its first base."""
+        this = self.enclosing_class(path, offset)
+        if this is None:
+            return None
+        cls = self.ix.files[path].symbols[this.symbol]
+        for base in cls.bases[:1]:
+            v = self.eval_dotted(path, base, cls.start, depth + 1)
+            if v is not None and v.kind in ("class", "instance"):
+                return Value("instance", v.path, v.symbol)
+        return None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
         fi = self.ix.files[path]
@@ -176,8 +213,9 @@ class Values:
             return None
         seen.add((value.path, value.symbol))
         scope = self.class_scope(fi, value.symbol)
-        if scope >= 0 and (scope, name) in self.ix.bindings(value.path):
-            return Key(value.path, scope, name)
+        own = Key(value.path, scope, name) if scope >= 0 and (scope, name) in self.ix.bindings(value.path) else None
+        if own is not None and not self.assigned_only(own):
+            return own
         cls = fi.symbols[value.symbol]
         for base in cls.bases:
             base_value = self.eval_dotted(value.path, base, cls.start, depth + 1)
@@ -185,5 +223,14 @@ class Values:
                 key = self.member(base_value, name, depth + 1, seen)
                 if key is not None:
                     return key
-        return None
+        return own
+
+    def assigned_only(self, key: Key) -> bool:
+        """A member the class only assigns (`this.x = …`) where the language makes members
+        declared (language.json `members_declared`): it is a base's member if a base has one."""
+        spec = self.ix.spec(key.path)
+        if spec is None or not spec.options.get("members_declared"):
+            return False
+        fi = self.ix.files[key.path]
+        return all(fi.symbols[i].kind == "attribute" for i in self.ix.bindings(key.path).get((key.scope, key.name), []))
 
