@@ -93,8 +93,11 @@ class Groups:
         return out
 
     def group(self, key: Key) -> set[Key]:
-        """Every member key grouped with `key` (just `key` when it is not a class member)."""
-        if self.owner(key) is None:
+        """Every member key grouped with `key` (just `key` when it is not a class member,
+        or when its language's reference tools do not group: language.json
+        `member_groups` — the TS service groups, jedi and pyright do not)."""
+        spec = self.ix.spec(key.path)
+        if spec is None or not spec.options.get("member_groups", False) or self.owner(key) is None:
             return {key}
         mine = self.members_above(key)
         out = set(mine)
