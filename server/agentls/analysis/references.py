@@ -12,6 +12,7 @@ Must not know: LSP, tools; positions out are (line, UTF-16 character).
 from __future__ import annotations
 
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -135,7 +136,7 @@ def in_file(ix: WorkspaceIndex, p: Plan, path: str) -> list[Location]:
     found = p.cached[path] if p.cached is not None else _uses(ix, p, path)
     if p.cached is None:
         if found:
-            p.found[path] = found
+            p.found[path] = array("I", found)  # type: ignore[assignment]
         if path == p.candidates[-1] and ix.generation == p.generation:
             ix.remembered.put(p.key, p.generation, p.found)
     table = ix.ensure_occurrences(path)
