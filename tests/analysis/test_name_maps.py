@@ -10,6 +10,7 @@ import pytest
 
 from agentls.analysis.index import WorkspaceIndex
 from agentls.analysis.references import REMEMBERED, ContentModified
+from tests.analysis.workspace import built_index, write_files
 
 FILES = {
     "lib.py": "def helper(x):\n    return x\n\n\nclass Box:\n    def size(self):\n        return 1\n",
@@ -20,11 +21,7 @@ FILES = {
 
 @pytest.fixture
 def ix(tmp_path: Path) -> WorkspaceIndex:
-    for rel, text in FILES.items():
-        (tmp_path / rel).write_text(text)
-    index = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
-    index.build()
-    return index
+    return built_index(tmp_path, FILES)
 
 
 def _refs(ix: WorkspaceIndex) -> list[tuple[str, tuple[int, int]]]:
@@ -97,8 +94,7 @@ def test_slices_add_up_to_the_whole_and_an_edit_ends_the_stream(ix: WorkspaceInd
 def test_files_unpacked_past_the_limit_are_packed_again_and_answer_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agentls.analysis import model
 
-    for rel, text in FILES.items():
-        (tmp_path / rel).write_text(text)
+    write_files(tmp_path, FILES)
     first = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=1)
     first.build()  # writes the cache: the next index loads every file as a blob
     want = [(loc.path, loc.start) for loc in first.references("lib.py", 0, 5).locations]

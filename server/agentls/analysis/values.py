@@ -6,7 +6,8 @@ Must not know: tree-sitter, LSP.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from agentls.analysis.callbacks import callback_parameter, is_callback_hint
 from agentls.analysis.keys import EXTERNAL, MAX_DEPTH, Key, Value
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 #: Entries of the answer cache before it starts over (a few hundred bytes each).
 CACHE_LIMIT = 50_000
-_MISS = object()
+T = TypeVar("T")
 
 
 class Values:
@@ -42,13 +43,16 @@ class Values:
             self._cache_generation = self.ix.generation
         return cache
 
-    @staticmethod
-    def _hit(cache: dict[tuple[object, ...], tuple[object, int]], ck: tuple[object, ...], depth: int) -> object:
+    def _through_cache(self, ck: tuple[object, ...], depth: int, compute: Callable[[], T]) -> T:
+        cache = self._cached()
         entry = cache.get(ck)
-        if entry is None:
-            return _MISS
-        result, found_at = entry
-        return result if result is not None or depth >= found_at else _MISS
+        if entry is not None:
+            found, found_at = entry
+            if found is not None or depth >= found_at:
+                return found  # type: ignore[return-value]
+        result = compute()
+        cache[ck] = (result, depth)
+        return result
 
     def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
         raise NotImplementedError
@@ -62,14 +66,7 @@ class Values:
     def value_of(self, key: Key, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
-        cache = self._cached()
-        ck = ("v", key)
-        hit = self._hit(cache, ck, depth)
-        if hit is not _MISS:
-            return hit  # type: ignore[return-value]
-        value = self._value_of(key, depth)
-        cache[ck] = (value, depth)
-        return value
+        return self._through_cache(("v", key), depth, lambda: self._value_of(key, depth))
 
     def _value_of(self, key: Key, depth: int) -> Value | None:
         if key.scope == EXTERNAL:
@@ -111,14 +108,8 @@ class Values:
         fi = self.ix.files.get(path)
         if fi is None:
             return None
-        cache = self._cached()
         ck = ("e", path, self.innermost_scope(fi, offset), text)
-        hit = self._hit(cache, ck, depth)
-        if hit is not _MISS:
-            return hit  # type: ignore[return-value]
-        value = self._eval_dotted(path, text, offset, depth)
-        cache[ck] = (value, depth)
-        return value
+        return self._through_cache(ck, depth, lambda: self._eval_dotted(path, text, offset, depth))
 
     def _eval_dotted(self, path: str, text: str, offset: int, depth: int) -> Value | None:
         parts = text.split(".")
@@ -191,14 +182,7 @@ class Values:
     def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None:
         if depth > MAX_DEPTH:
             return None
-        cache = self._cached()
-        ck = ("m", value, name)
-        hit = self._hit(cache, ck, depth)
-        if hit is not _MISS:
-            return hit  # type: ignore[return-value]
-        key = self._member(value, name, depth, seen)
-        cache[ck] = (key, depth)
-        return key
+        return self._through_cache(("m", value, name), depth, lambda: self._member(value, name, depth, seen))
 
     def _member(self, value: Value, name: str, depth: int, seen: set[tuple[str, int]] | None) -> Key | None:
         if value.kind == "external":
