@@ -1,0 +1,85 @@
+"""Resolution on the shapes a web framework and its CLI library use (flask, click): each
+row points at a use (file, text, offset) and names where its definition must be, over a
+workspace written from the dict below. Every case has a same-named decoy elsewhere, so a
+name-only guess fails: a namespace folder inside a package (`fw/sansio/`, no
+`__init__.py`) whose `from .. import typing as ft` must reach the package's own
+`typing.py` (not the stdlib, not the top-level `typing.py` of another root), and tests in
+another source root importing the package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentls.analysis.index import WorkspaceIndex
+
+FILES = {
+    # --- the framework: src-layout package with a namespace sub-folder ---
+    "src/fw/__init__.py": "import typing as t\nfrom .app import App as App\n",
+    "src/fw/typing.py": "Callback = int\n\nclass Hook:\n    name = 'hook'\n",
+    "src/fw/sansio/app.py": (
+        "import typing as t\n"
+        "from .. import typing as ft\n"
+        "\n"
+        "class Base:\n"
+        "    def run(self, cb: ft.Callback) -> ft.Hook:\n"
+        "        return t.cast(ft.Hook, cb)\n"
+    ),
+    "src/fw/app.py": "from .sansio.app import Base\n\nclass App(Base):\n    pass\n",
+    # --- decoys: a top-level `typing` and `app` in another source root ---
+    "tools/typing.py": "Callback = str\n\nclass Hook:\n    name = 'decoy'\n",
+    "tools/app.py": "class Base:\n    pass\n",
+}
+
+CASES = [
+    # `from .. import typing as ft` in a namespace folder: the package's typing.py
+    ("src/fw/sansio/app.py", "ft.Callback", 3, 0, "src/fw/typing.py", "Callback = int", 0),
+    ("src/fw/sansio/app.py", "ft.Hook:", 3, 0, "src/fw/typing.py", "class Hook", 6),
+    ("src/fw/app.py", "import Base", 7, 0, "src/fw/sansio/app.py", "class Base", 6),
+]
+
+
+def _pos(root: Path, rel: str, needle: str, offset: int, nth: int = 0) -> tuple[int, int]:
+    seen = 0
+    for n, line in enumerate((root / rel).read_text().splitlines()):
+        col = line.find(needle)
+        while col >= 0:
+            if seen == nth:
+                return n, col + offset
+            seen += 1
+            col = line.find(needle, col + 1)
+    raise AssertionError(f"{needle!r} not in {rel}")
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
+    root = tmp_path_factory.mktemp("frameworks")
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    ix = WorkspaceIndex(root, cache_dir=False, jobs=1)
+    ix.build()
+    return ix
+
+
+@pytest.mark.parametrize(("rel", "needle", "off", "nth", "target", "tneedle", "toff"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES])
+def test_definition_resolves(index: WorkspaceIndex, rel: str, needle: str, off: int, nth: int, target: str, tneedle: str, toff: int) -> None:
+    line, char = _pos(index.root, rel, needle, off, nth)
+    res = index.definition(rel, line, char)
+    assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
+    want = (target, _pos(index.root, target, tneedle, toff))
+    assert [(loc.path, loc.start) for loc in res.locations] == [want]
+
+
+def _refs(index: WorkspaceIndex, rel: str, needle: str, off: int, nth: int = 0) -> set[tuple[str, int]]:
+    line, char = _pos(index.root, rel, needle, off, nth)
+    res = index.references(rel, line, char, include_declaration=True)
+    assert res.how == "resolved", f"{needle!r}: {res.how}"
+    return {(loc.path, loc.start[0]) for loc in res.locations}
+
+
+def test_a_namespace_folder_inside_a_package_is_part_of_it(index: WorkspaceIndex) -> None:
+    assert index.py_modules.name_of["src/fw/sansio/app.py"] == "fw.sansio.app"
+    assert index.py_modules.file_of("app") == "tools/app.py"  # not the framework's sansio/app.py
+    assert _refs(index, "src/fw/typing.py", "class Hook", 6) == {("src/fw/typing.py", 2), ("src/fw/sansio/app.py", 4), ("src/fw/sansio/app.py", 5)}
