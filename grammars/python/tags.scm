@@ -75,12 +75,17 @@
 (import_from_statement module_name: (_) @import.from (wildcard_import) @import.star) @import
 
 (assignment left: (identifier) @hint.target right: (call function: [(identifier) (attribute)] @hint.value))
+; a call of a subscripted generic makes an instance too: `ConfigAttribute[bool]("X")`
+(assignment left: (identifier) @hint.target right: (call function: (subscript value: [(identifier) (attribute)] @hint.value)))
 (assignment left: (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
 (typed_parameter (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
 (typed_default_parameter name: (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
 (assignment
   left: (attribute object: (identifier) attribute: (identifier) @hint.target)
   right: (call function: [(identifier) (attribute)] @hint.value))
+(assignment
+  left: (attribute object: (identifier) attribute: (identifier) @hint.target)
+  right: (call function: (subscript value: [(identifier) (attribute)] @hint.value)))
 (assignment
   left: (attribute object: (identifier) attribute: (identifier) @hint.target)
   type: (type [(identifier) (attribute)] @hint.value))

@@ -16,20 +16,51 @@ from agentls.analysis.index import WorkspaceIndex
 
 FILES = {
     # --- the framework: src-layout package with a namespace sub-folder ---
-    "src/fw/__init__.py": "import typing as t\nfrom .app import App as App\n",
+    "src/fw/__init__.py": "import typing as t\nfrom .app import App as App\nfrom .config import ConfigAttribute as ConfigAttribute\n",
+    "src/fw/config.py": (
+        "import typing as t\n"
+        "T = t.TypeVar('T')\n"
+        "\n"
+        "class ConfigAttribute(t.Generic[T]):\n"
+        "    def __init__(self, name: str) -> None:\n"
+        "        self.name = name\n"
+        "\n"
+        "    def get_converter(self):\n"
+        "        return self.name\n"
+    ),
     "src/fw/typing.py": "Callback = int\n\nclass Hook:\n    name = 'hook'\n",
     "src/fw/sansio/app.py": (
         "import typing as t\n"
         "from .. import typing as ft\n"
         "\n"
+        "from ..config import ConfigAttribute\n"
+        "\n"
         "class Base:\n"
+        "    testing = ConfigAttribute[bool]('TESTING')\n"
+        "\n"
         "    def run(self, cb: ft.Callback) -> ft.Hook:\n"
         "        return t.cast(ft.Hook, cb)\n"
+        "\n"
+        "flag = ConfigAttribute[t.Optional[str]]('FLAG')\n"
+        "flag.get_converter()\n"
+        "Base.testing.get_converter()\n"
     ),
     "src/fw/app.py": "from .sansio.app import Base\n\nclass App(Base):\n    pass\n",
     # --- decoys: a top-level `typing` and `app` in another source root ---
     "tools/typing.py": "Callback = str\n\nclass Hook:\n    name = 'decoy'\n",
-    "tools/app.py": "class Base:\n    pass\n",
+    "tools/app.py": "class Base:\n    pass\n\nclass App:\n    def run(self, cb):\n        return cb\n",
+    "tools/other.py": "class Converter:\n    name = 'n'\n\n    def get_converter(self):\n        return self.name\n",
+    # --- the framework's tests: another source root, importing the package by name ---
+    "tests/test_app.py": (
+        "import fw\n"
+        "from fw import App\n"
+        "\n"
+        "def test_run():\n"
+        "    app = fw.App()\n"
+        "    app.run(1)\n"
+        "    App().run(2)\n"
+        "    assert fw.ConfigAttribute\n"
+    ),
 }
 
 CASES = [
@@ -37,6 +68,15 @@ CASES = [
     ("src/fw/sansio/app.py", "ft.Callback", 3, 0, "src/fw/typing.py", "Callback = int", 0),
     ("src/fw/sansio/app.py", "ft.Hook:", 3, 0, "src/fw/typing.py", "class Hook", 6),
     ("src/fw/app.py", "import Base", 7, 0, "src/fw/sansio/app.py", "class Base", 6),
+    # a call of a subscripted generic makes an instance of the class
+    ("src/fw/sansio/app.py", "flag.get_converter", 5, 0, "src/fw/config.py", "def get_converter", 4),
+    ("src/fw/sansio/app.py", "testing.get_converter", 8, 0, "src/fw/config.py", "def get_converter", 4),
+    # `from .app import App as App` re-exports: the original definition, from another root
+    ("tests/test_app.py", "fw.App()", 3, 0, "src/fw/app.py", "class App", 6),
+    ("tests/test_app.py", "app.run", 4, 0, "src/fw/sansio/app.py", "def run", 4),
+    ("tests/test_app.py", "App().run", 6, 0, "src/fw/sansio/app.py", "def run", 4),
+    ("tests/test_app.py", "fw.ConfigAttribute", 3, 0, "src/fw/config.py", "class ConfigAttribute", 6),
+    ("src/fw/__init__.py", "App as App", 7, 0, "src/fw/app.py", "class App", 6),
 ]
 
 
@@ -82,4 +122,10 @@ def _refs(index: WorkspaceIndex, rel: str, needle: str, off: int, nth: int = 0) 
 def test_a_namespace_folder_inside_a_package_is_part_of_it(index: WorkspaceIndex) -> None:
     assert index.py_modules.name_of["src/fw/sansio/app.py"] == "fw.sansio.app"
     assert index.py_modules.file_of("app") == "tools/app.py"  # not the framework's sansio/app.py
-    assert _refs(index, "src/fw/typing.py", "class Hook", 6) == {("src/fw/typing.py", 2), ("src/fw/sansio/app.py", 4), ("src/fw/sansio/app.py", 5)}
+    assert _refs(index, "src/fw/typing.py", "class Hook", 6) == {("src/fw/typing.py", 2), ("src/fw/sansio/app.py", 8), ("src/fw/sansio/app.py", 9)}
+
+
+def test_references_of_a_re_exported_class_include_uses_through_the_re_export(index: WorkspaceIndex) -> None:
+    got = _refs(index, "src/fw/app.py", "class App", 6)
+    assert {("src/fw/app.py", 2), ("src/fw/__init__.py", 1), ("tests/test_app.py", 1), ("tests/test_app.py", 4), ("tests/test_app.py", 6)} <= got
+    assert not {p for p, _ in got} & {"tools/app.py"}
