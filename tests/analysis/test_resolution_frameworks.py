@@ -50,6 +50,41 @@ FILES = {
     "tools/typing.py": "Callback = str\n\nclass Hook:\n    name = 'decoy'\n",
     "tools/app.py": "class Base:\n    pass\n\nclass App:\n    def run(self, cb):\n        return cb\n",
     "tools/other.py": "class Converter:\n    name = 'n'\n\n    def get_converter(self):\n        return self.name\n",
+    "src/fw/ctx.py": (
+        "from .sansio.app import Base\n"
+        "\n"
+        "def push(request=None, other=None):\n"
+        "    if request is None:\n"
+        "        request = make()\n"
+        "    return request, other\n"
+        "\n"
+        "def pop(request):\n"
+        "    return request\n"
+        "\n"
+        "class Command(Base):\n"
+        "    def run(self, cb):\n"
+        "        return super().run(cb)\n"
+        "\n"
+        "class Group(Command):\n"
+        "    def run(self, cb):\n"
+        "        super().__init__()\n"
+        "        return super(Group, self).run(cb)\n"
+    ),
+    "src/fw/scaffold.py": "class Scaffold:\n    def route(self, rule):\n        return rule\n",
+    "tests/test_routes.py": (
+        "from fw.scaffold import Scaffold\n"
+        "\n"
+        "def test_fixture(app):\n"
+        "    app.route('/')\n"
+        "\n"
+        "def test_made(made=None):\n"
+        "    made.route('/')\n"
+        "    Scaffold().route('/')\n"
+        "    other = make_it()\n"
+        "    other.route('/')\n"
+        "    s = Scaffold()\n"
+        "    s.missing.route('/')\n"
+    ),
     # --- the framework's tests: another source root, importing the package by name ---
     "tests/test_app.py": (
         "import fw\n"
@@ -77,6 +112,9 @@ CASES = [
     ("tests/test_app.py", "App().run", 6, 0, "src/fw/sansio/app.py", "def run", 4),
     ("tests/test_app.py", "fw.ConfigAttribute", 3, 0, "src/fw/config.py", "class ConfigAttribute", 6),
     ("src/fw/__init__.py", "App as App", 7, 0, "src/fw/app.py", "class App", 6),
+    # `super()` looks in the bases of the enclosing class, not in the class itself
+    ("src/fw/ctx.py", "super().run", 8, 0, "src/fw/sansio/app.py", "def run", 4),
+    ("src/fw/ctx.py", "super(Group, self).run", 19, 0, "src/fw/ctx.py", "def run", 4),
 ]
 
 
@@ -129,3 +167,20 @@ def test_references_of_a_re_exported_class_include_uses_through_the_re_export(in
     got = _refs(index, "src/fw/app.py", "class App", 6)
     assert {("src/fw/app.py", 2), ("src/fw/__init__.py", 1), ("tests/test_app.py", 1), ("tests/test_app.py", 4), ("tests/test_app.py", 6)} <= got
     assert not {p for p, _ in got} & {"tools/app.py"}
+
+
+def test_a_parameter_assigned_again_is_defined_by_both(index: WorkspaceIndex) -> None:
+    line, char = _pos(index.root, "src/fw/ctx.py", "return request", 7)
+    res = index.definition("src/fw/ctx.py", line, char)
+    assert [loc.start for loc in res.locations] == [(2, 9), (4, 8)]  # not pop's `request`
+
+
+def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceIndex) -> None:
+    """`route` is the only member of its name, so uses on receivers of unknown type count
+    as its references — except where no type checker could know the type either: an
+    untyped parameter without default (a pytest fixture), or a member missing on a class
+    whose bases are all known."""
+    got = _refs(index, "src/fw/scaffold.py", "def route", 4)
+    assert {("tests/test_routes.py", n) for n in (6, 7, 9)} <= got  # default, made, make_it()
+    assert ("tests/test_routes.py", 3) not in got  # the fixture `app`
+    assert ("tests/test_routes.py", 11) not in got  # `s.missing` on a Scaffold

@@ -70,7 +70,7 @@ def key_locations(ix: WorkspaceIndex, key: Key, call_args: int | None = None) ->
     if not syms:
         return []
     kinds = {fi.symbols[i].kind for i in syms}
-    if kinds <= VARIABLE_KINDS:
+    if kinds <= VARIABLE_KINDS | {"parameter"}:  # a parameter assigned again: every assignment too
         declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
         if not declared or fi.language == "python":
             return [_sym_loc(ix, key.path, i) for i in syms]
@@ -165,7 +165,7 @@ def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str,
         for n in names:
             for occ in ix.occurrences_of(path, n):
                 got = ix.resolver.resolve_occurrence(path, occ, memo)
-                if got == key or (got is None and unique_member and n == name and is_member(table.recv[occ])):
+                if got == key or (got is None and unique_member and n == name and is_member(table.recv[occ]) and not ix.resolver.unknowable(path, occ)):
                     out.append((path, occ))
     return out
 

@@ -221,6 +221,13 @@ class Resolver(Values):
         value = self.eval_dotted(path, table.names[recv], start)
         return self.member(value, name) if value is not None else None
 
+    def unknowable(self, path: str, occ: int) -> bool:
+        """Whether a member use's receiver surely has no type, so it names no member (see
+        `Values.dead_end`): such a use is no reference even of the only member of its name."""
+        table = self.ix.ensure_occurrences(path)
+        recv = table.recv[occ]
+        return recv >= 0 and self.dead_end(path, table.names[recv], table.start[occ])
+
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
         """What an identifier inside an import statement names: a module of its path, or
         the imported name (`a` in `from m import a as b`); False when not in an import."""
@@ -238,5 +245,4 @@ class Resolver(Values):
                 dotted = prefix + ".".join(parts[: parts.index(name) + 1])
                 target = self._module_file(path, dotted)
                 return Key(target, -1, "") if target else None
-        return False
         return False

@@ -27,6 +27,9 @@ class Values:
     def innermost_scope(self, fi: FileIndex, offset: int) -> int:
         raise NotImplementedError
 
+    def _module_file(self, path: str, module: str) -> str | None:
+        raise NotImplementedError
+
     def value_of(self, key: Key, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
@@ -61,7 +64,11 @@ class Values:
         value: Value | None
         call = first.endswith("()")
         first = first.removesuffix("()")
-        if spec is not None and first in spec.self_names:
+        if spec is not None and parts[0] in spec.options.get("super_receivers", ()):
+            cls = self.enclosing_class(path, offset)  # `super()`: the bases of the class
+            value = Value("super", cls.path, cls.symbol) if cls is not None else None
+            call = False
+        elif spec is not None and first in spec.self_names:
             value = self.enclosing_class(path, offset)
         else:
             key = self.lookup(path, first, offset, depth + 1)
@@ -75,6 +82,64 @@ class Values:
             value = self.value_of(key, depth + 1) if key else None
             value = self._called(value) if call else value
         return value
+
+    def dead_end(self, path: str, text: str, offset: int) -> bool:
+        """Whether a dotted receiver surely has no type a type checker would know, so a
+        member on it names nothing: its first name is a parameter with neither annotation
+        nor default (a pytest fixture), or a step names a member that a workspace module,
+        or a class whose bases are all known, does not have."""
+        parts = text.split(".")
+        first = parts[0].removesuffix("()")
+        spec = self.ix.spec(path)
+        if spec is not None and first in spec.self_names:
+            value = self.enclosing_class(path, offset)
+        else:
+            key = self.lookup(path, first, offset)
+            if key is None:
+                return False
+            if self._bare_parameter(key):
+                return True
+            value = self.value_of(key)
+        value = self._called(value) if parts[0].endswith("()") else value
+        for part in parts[1:]:
+            if value is None or value.kind == "external":
+                return False
+            key = self.member(value, part.removesuffix("()"))
+            if key is None:
+                return self._closed(value)
+            value = self.value_of(key)
+            value = self._called(value) if part.endswith("()") else value
+        return False
+
+    def _bare_parameter(self, key: Key) -> bool:
+        fi = self.ix.files.get(key.path)
+        if fi is None or key.scope < 0:
+            return False
+        syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
+        # a parameter node that starts at its name and ends after it has a default
+        return bool(syms) and all(s.kind == "parameter" and not s.value and not (s.start == s.sel_start and s.end > s.sel_end) for s in syms)
+
+    def _closed(self, value: Value, depth: int = 0) -> bool:
+        """A module without `__getattr__` or unresolved star imports, or a class whose
+        bases all evaluate (a member not found there is not anywhere)."""
+        fi = self.ix.files.get(value.path)
+        if fi is None or depth > MAX_DEPTH:
+            return False
+        if value.kind == "module":
+            if (0, "__getattr__") in self.ix.bindings(value.path):
+                return False
+            return all(not imp.star or self._module_file(value.path, imp.module) for imp in fi.imports)
+        if value.symbol < 0:
+            return False
+        scope = self.class_scope(fi, value.symbol)
+        if scope >= 0 and ((scope, "__getattr__") in self.ix.bindings(value.path) or (scope, "__getattribute__") in self.ix.bindings(value.path)):
+            return False
+        cls = fi.symbols[value.symbol]
+        for base in cls.bases:
+            base_value = self.eval_dotted(value.path, base, cls.start, depth + 1)
+            if base_value is None or base_value.kind not in ("class", "instance") or not self._closed(base_value, depth + 1):
+                return False
+        return True
 
     @staticmethod
     def _called(value: Value | None) -> Value | None:
@@ -114,7 +179,7 @@ class Values:
             return None
         seen.add((value.path, value.symbol))
         scope = self.class_scope(fi, value.symbol)
-        if scope >= 0 and (scope, name) in self.ix.bindings(value.path):
+        if scope >= 0 and (scope, name) in self.ix.bindings(value.path) and value.kind != "super":
             return Key(value.path, scope, name)
         cls = fi.symbols[value.symbol]
         for base in cls.bases:
