@@ -84,6 +84,42 @@ FILES = {
         "    other.route('/')\n"
         "    s = Scaffold()\n"
         "    s.missing.route('/')\n"
+        "    got = s.missing_call()\n"
+        "    got.route('/')\n"
+    ),
+    "src/fw/hinted.py": (
+        "import typing as t\n"
+        "from .scaffold import Scaffold\n"
+        "from .sansio.app import Base\n"
+        "\n"
+        "class Client:\n"
+        "    application: 'Scaffold'\n"
+        "\n"
+        "    def __init__(self, box: t.Optional['Base'] = None, other: Base | None = None) -> None:\n"
+        "        self.box = box\n"
+        "        self.pair, self.count = other, 0\n"
+        "\n"
+        "    def open(self):\n"
+        "        app = self.application\n"
+        "        app.route('/')\n"
+        "        self.box.run(1)\n"
+        "        self.maker().route('/x')\n"
+        "        made = self.maker()\n"
+        "        made.route('/y')\n"
+        "        return self.current.run(2)\n"
+        "\n"
+        "    def maker(self) -> 'Scaffold':\n"
+        "        return self.application\n"
+        "\n"
+        "    @property\n"
+        "    def current(self) -> Base:\n"
+        "        return Base()\n"
+        "\n"
+        "def locate() -> t.Optional[Client]:\n"
+        "    return None\n"
+        "\n"
+        "locate().open()\n"
+        "pair_use = Client().pair\n"
     ),
     # --- the framework's tests: another source root, importing the package by name ---
     "tests/test_app.py": (
@@ -115,6 +151,15 @@ CASES = [
     # `super()` looks in the bases of the enclosing class, not in the class itself
     ("src/fw/ctx.py", "super().run", 8, 0, "src/fw/sansio/app.py", "def run", 4),
     ("src/fw/ctx.py", "super(Group, self).run", 19, 0, "src/fw/ctx.py", "def run", 4),
+    # hints: string and optional annotations, aliases, return annotations, properties
+    ("src/fw/hinted.py", "app.route", 4, 0, "src/fw/scaffold.py", "def route", 4),
+    ("src/fw/hinted.py", "self.box.run", 9, 0, "src/fw/sansio/app.py", "def run", 4),
+    ("src/fw/hinted.py", "maker().route", 8, 0, "src/fw/scaffold.py", "def route", 4),
+    ("src/fw/hinted.py", "made.route", 5, 0, "src/fw/scaffold.py", "def route", 4),
+    ("src/fw/hinted.py", "current.run", 8, 0, "src/fw/sansio/app.py", "def run", 4),
+    ("src/fw/hinted.py", "locate().open", 9, 0, "src/fw/hinted.py", "def open", 4),
+    # `self.a, self.b = …` declares both attributes
+    ("src/fw/hinted.py", "Client().pair", 9, 0, "src/fw/hinted.py", "self.pair", 5),
 ]
 
 
@@ -184,3 +229,16 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
     assert {("tests/test_routes.py", n) for n in (6, 7, 9)} <= got  # default, made, make_it()
     assert ("tests/test_routes.py", 3) not in got  # the fixture `app`
     assert ("tests/test_routes.py", 11) not in got  # `s.missing` on a Scaffold
+    assert ("tests/test_routes.py", 13) not in got  # a variable whose value is such a dead end
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [("Foo", "Foo"), ("'m.Foo'", "m.Foo"), ("t.Optional['Foo']", "Foo"), ("Foo | None", "Foo"), ("None | 'Foo'", "Foo"),
+     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo"), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "t.Callable")],
+)
+def test_annotation_names_one_class(text: str, want: str | None) -> None:
+    from agentls.analysis.grammar import language_specs
+    from agentls.analysis.hints import annotation
+
+    assert annotation(text, language_specs()["python"]) == want

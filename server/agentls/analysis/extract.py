@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
+from agentls.analysis.hints import hint_value
 from agentls.analysis.imports import import_records
 from agentls.analysis.model import (
     BLOCK,
@@ -133,6 +134,7 @@ def build(
     docs: dict[int, tuple[int, int]] = {}
     bases: dict[int, tuple[str, ...]] = {}
     hints: dict[int, str] = {}
+    hint_rank: dict[int, int] = {}
     import_caps: list[dict[str, list[Any]]] = []
     export_caps: list[dict[str, list[Any]]] = []
     exported_starts: set[int] = set()
@@ -165,9 +167,10 @@ def build(
                 found += _split_bases(_text(data, node))
             bases[owner] = bases.get(owner, ()) + found
         elif role[0] == "hint":
-            value = dotted(_text(data, caps["hint.value"][0]))
-            if value:
-                hints.setdefault(caps["hint.target"][0].start_byte, value)
+            rank, value = hint_value(data, caps, spec)
+            target = caps["hint.target"][0].start_byte
+            if value and rank < hint_rank.get(target, 99):
+                hints[target], hint_rank[target] = value, rank
         elif role[0] in ("global", "nonlocal"):
             node = caps[role[0]][0]
             nonlocals.append((node.start_byte, role[0] + ":" + _text(data, node)))

@@ -47,12 +47,18 @@ class Values:
                 return Value("class", key.path, i)
             if sym.kind == "module":
                 return Value("module", key.path, i)
+            if sym.value.startswith("->"):  # a function with a return annotation (hints.py)
+                return Value("function", key.path, i)
         for i in syms:
             sym = fi.symbols[i]
-            if sym.value:
+            if sym.value.startswith("="):  # `x = a.b`: the value of a.b
+                v = self.eval_dotted(key.path, sym.value[1:], sym.sel_start, depth + 1)
+                if v is not None:
+                    return v
+            elif sym.value:  # `x = Foo()`, `x: Foo`, `x = make()` with `def make() -> Foo`
                 v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
-                if v is not None and v.kind == "class":
-                    return Value("instance", v.path, v.symbol)
+                if v is not None and v.kind in ("class", "function"):
+                    return self._called(v, depth + 1)
         return None
 
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
@@ -73,17 +79,17 @@ class Values:
         else:
             key = self.lookup(path, first, offset, depth + 1)
             value = self.value_of(key, depth + 1) if key else None
-        value = self._called(value) if call else value
+        value = self._called(value, depth + 1) if call else value
         for part in parts[1:]:
             if value is None:
                 return None
             call = part.endswith("()")
             key = self.member(value, part.removesuffix("()"), depth + 1)
             value = self.value_of(key, depth + 1) if key else None
-            value = self._called(value) if call else value
+            value = self._called(value, depth + 1) if call else value
         return value
 
-    def dead_end(self, path: str, text: str, offset: int) -> bool:
+    def dead_end(self, path: str, text: str, offset: int, depth: int = 0) -> bool:
         """Whether a dotted receiver surely has no type a type checker would know, so a
         member on it names nothing: its first name is a parameter with neither annotation
         nor default (a pytest fixture), or a step names a member that a workspace module,
@@ -97,7 +103,7 @@ class Values:
             key = self.lookup(path, first, offset)
             if key is None:
                 return False
-            if self._bare_parameter(key):
+            if self._bare_parameter(key) or (depth < 3 and self._dead_value(key, depth + 1)):
                 return True
             value = self.value_of(key)
         value = self._called(value) if parts[0].endswith("()") else value
@@ -110,6 +116,16 @@ class Values:
             value = self.value_of(key)
             value = self._called(value) if part.endswith("()") else value
         return False
+
+    def _dead_value(self, key: Key, depth: int) -> bool:
+        """A variable every hint of which is a dead end (`app = current_app._missing()`)."""
+        fi = self.ix.files.get(key.path)
+        if fi is None or key.scope < 0:
+            return False
+        syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
+        if not syms or any(not s.value or s.value.startswith("->") or s.kind not in ("variable", "field", "attribute") for s in syms):
+            return False
+        return all(self.dead_end(key.path, s.value.removeprefix("="), s.sel_start, depth) for s in syms)
 
     def _bare_parameter(self, key: Key) -> bool:
         fi = self.ix.files.get(key.path)
@@ -141,12 +157,18 @@ class Values:
                 return False
         return True
 
-    @staticmethod
-    def _called(value: Value | None) -> Value | None:
-        """Calling a class makes an instance; other calls are not followed."""
-        if value is not None and value.kind == "external":
+    def _called(self, value: Value | None, depth: int = 0) -> Value | None:
+        """Calling a class makes an instance, and a function with a return annotation an
+        instance of what it names; other calls are not followed."""
+        if value is None or depth > MAX_DEPTH:
+            return None
+        if value.kind == "external":
             return Value("external", value.path + "()")
-        return Value("instance", value.path, value.symbol) if value is not None and value.kind == "class" else None
+        if value.kind == "function":
+            sym = self.ix.files[value.path].symbols[value.symbol]
+            made = self.eval_dotted(value.path, sym.value[2:], sym.start, depth + 1)
+            return Value("instance", made.path, made.symbol) if made is not None and made.kind == "class" else None
+        return Value("instance", value.path, value.symbol) if value.kind == "class" else None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
         fi = self.ix.files[path]
