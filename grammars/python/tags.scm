@@ -104,6 +104,11 @@
   (decorator [(identifier) (attribute)] @_property (#match? @_property "^(functools[.])?(cached_)?property$"))
   definition: (function_definition name: (identifier) @hint.target return_type: (type) @hint.type))
 (function_definition name: (identifier) @hint.target return_type: (type) @hint.return)
+; a decorated function is what its topmost decorator makes of it (`@click.command()`)
+(decorated_definition
+  .
+  (decorator [(identifier) (attribute) (call)] @hint.decorator)
+  definition: (function_definition name: (identifier) @hint.target))
 
 (module . (expression_statement (string) @doc)) @doc.owner
 (function_definition body: (block . (expression_statement (string) @doc))) @doc.owner

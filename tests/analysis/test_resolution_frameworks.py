@@ -121,6 +121,63 @@ FILES = {
         "locate().open()\n"
         "pair_use = Client().pair\n"
     ),
+    # --- a CLI library: names its decorators make (click's command/group/option) ---
+    "src/fw/core.py": (
+        "import typing as t\n"
+        "\n"
+        "class Command:\n"
+        "    def invoke(self, ctx):\n"
+        "        return ctx\n"
+        "\n"
+        "class Group(Command):\n"
+        "    def command(self, name: str) -> t.Callable[[t.Any], Command]:\n"
+        "        return lambda f: Command()\n"
+    ),
+    "src/fw/decorators.py": (
+        "import typing as t\n"
+        "from .core import Command, Group\n"
+        "F = t.TypeVar('F')\n"
+        "\n"
+        "@t.overload\n"
+        "def command(name: t.Callable[..., t.Any]) -> Command: ...\n"
+        "@t.overload\n"
+        "def command(name: str | None = None) -> t.Callable[[t.Callable[..., t.Any]], Command]: ...\n"
+        "def command(name=None):\n"
+        "    return Command()\n"
+        "\n"
+        "def group(name: str | None = None) -> 't.Callable[[F], Group]':\n"
+        "    return lambda f: Group()\n"
+        "\n"
+        "def option(*decls: str) -> t.Callable[[F], F]:\n"
+        "    return lambda f: f\n"
+    ),
+    "tools/runner.py": "class Runner:\n    def invoke(self, cli):\n        return cli\n\n    def command(self):\n        return 0\n",
+    "tests/test_cli.py": (
+        "import fw.decorators as click\n"
+        "\n"
+        "@click.group()\n"
+        "def cli():\n"
+        "    pass\n"
+        "\n"
+        "@cli.command('sub')\n"
+        "@click.option('--x')\n"
+        "def sub(x):\n"
+        "    pass\n"
+        "\n"
+        "@click.command\n"
+        "def bare():\n"
+        "    pass\n"
+        "\n"
+        "@click.option('--y')\n"
+        "def plain(y):\n"
+        "    pass\n"
+        "\n"
+        "def test_it():\n"
+        "    cli.invoke(None)\n"
+        "    sub.invoke(None)\n"
+        "    bare.invoke(None)\n"
+        "    plain.invoke(None)\n"
+    ),
     # --- the framework's tests: another source root, importing the package by name ---
     "tests/test_app.py": (
         "import fw\n"
@@ -158,6 +215,11 @@ CASES = [
     ("src/fw/hinted.py", "made.route", 5, 0, "src/fw/scaffold.py", "def route", 4),
     ("src/fw/hinted.py", "current.run", 8, 0, "src/fw/sansio/app.py", "def run", 4),
     ("src/fw/hinted.py", "locate().open", 9, 0, "src/fw/hinted.py", "def open", 4),
+    # what a decorator makes of a function: its return annotation, overloads by shape
+    ("tests/test_cli.py", "cli.invoke", 4, 0, "src/fw/core.py", "def invoke", 4),
+    ("tests/test_cli.py", "cli.command", 4, 0, "src/fw/core.py", "def command", 4),
+    ("tests/test_cli.py", "sub.invoke", 4, 0, "src/fw/core.py", "def invoke", 4),
+    ("tests/test_cli.py", "bare.invoke", 5, 0, "src/fw/core.py", "def invoke", 4),
     # `self.a, self.b = …` declares both attributes
     ("src/fw/hinted.py", "Client().pair", 9, 0, "src/fw/hinted.py", "self.pair", 5),
 ]
@@ -235,10 +297,15 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
 @pytest.mark.parametrize(
     ("text", "want"),
     [("Foo", "Foo"), ("'m.Foo'", "m.Foo"), ("t.Optional['Foo']", "Foo"), ("Foo | None", "Foo"), ("None | 'Foo'", "Foo"),
-     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo"), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "t.Callable")],
+     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo"), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "->Foo"), ("Callable[..., 'Foo' | None]", "->Foo")],
 )
 def test_annotation_names_one_class(text: str, want: str | None) -> None:
     from agentls.analysis.grammar import language_specs
     from agentls.analysis.hints import annotation
 
     assert annotation(text, language_specs()["python"]) == want
+
+
+def test_a_decorator_that_returns_its_argument_leaves_a_function(index: WorkspaceIndex) -> None:
+    line, char = _pos(index.root, "tests/test_cli.py", "plain.invoke", 6)
+    assert index.definition("tests/test_cli.py", line, char).how != "resolved"

@@ -3,12 +3,18 @@
     "Foo"     an instance of what `Foo` names: a call `Foo(...)`, an annotation `x: Foo`
               (also `"Foo"`, `Optional[Foo]`, `Foo | None`, `Foo[int]`)
     "=a.b"    the same value as `a.b`: an alias `x = a.b`
-    "->Foo"   a function whose call makes an instance of `Foo` (its return annotation)
+    "->Foo"   a function whose call makes an instance of `Foo` (its return annotation;
+              `->->Foo`: its call makes a callable that makes a Foo, `Callable[..., Foo]`)
+    "@d.e()"  a function decorated with `@d.e(...)` (its topmost decorator): the name is
+              what that decorator makes of it; `@d.e();->Foo` keeps the return annotation
+              for decorators that leave the function alone (`@overload`, `@staticmethod`)
 
 Captures: @hint.target the bound name, and one of @hint.value (a dotted name), @hint.type
-(an annotation), @hint.alias (a dotted value), @hint.return (a return annotation). Which
-names mean "no value" (`None`) and which wrappers hold one optional type (`Optional`,
-`Union`) is language data (language.json `null_types`, `optional_wrappers`).
+(an annotation), @hint.alias (a dotted value), @hint.return (a return annotation),
+@hint.decorator (a decorator's expression). Which names mean "no value" (`None`), which
+wrappers hold one optional type (`Optional`, `Union`) and which generic is a callable
+whose last argument is what its call makes (`Callable`) is language data (language.json
+`null_types`, `optional_wrappers`, `callable_types`).
 Must not know: tree-sitter beyond node byte offsets, resolution, LSP.
 """
 
@@ -46,6 +52,7 @@ def annotation(text: str, spec: Any) -> str | None:
     options = spec.options if spec is not None else {}
     nulls = set(options.get("null_types", ()))
     wrappers = set(options.get("optional_wrappers", ()))
+    callables = set(options.get("callable_types", ()))
     for _ in range(6):
         text = text.strip()
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
@@ -60,7 +67,11 @@ def annotation(text: str, spec: Any) -> str | None:
         m = _GENERIC.match(text)
         if m is None:
             return dotted(text)
-        if m.group(1).rsplit(".", 1)[-1] not in wrappers:
+        generic = m.group(1).rsplit(".", 1)[-1]
+        if generic in callables:  # `Callable[[int], Foo]`: its call makes a Foo
+            made = annotation(_split(m.group(2), ",")[-1], spec)
+            return "->" + made if made else None
+        if generic not in wrappers:
             return dotted(m.group(1))  # `Foo[int]`: an instance of Foo
         args = [a for a in _split(m.group(2), ",") if a not in nulls]
         if len(args) != 1:
@@ -70,7 +81,8 @@ def annotation(text: str, spec: Any) -> str | None:
 
 
 #: which hint wins when one name has several (`x: Foo = make()`): the annotation
-_RANK = {"hint.type": 0, "hint.value": 1, "hint.alias": 2, "hint.return": 3}
+_RANK = {"hint.type": 0, "hint.value": 1, "hint.alias": 2, "hint.return": 3, "hint.decorator": 4}
+_CALLED = re.compile(r"^([^()]+)\((?:.|\n)*\)$")
 
 
 def hint_value(data: bytes, caps: dict[str, list[Any]], spec: Any) -> tuple[int, str | None]:
@@ -83,7 +95,45 @@ def hint_value(data: bytes, caps: dict[str, list[Any]], spec: Any) -> tuple[int,
     text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
     if cap == "hint.value":
         return rank, dotted(text)
+    if cap == "hint.decorator":
+        m = _CALLED.match(text.strip())
+        value = dotted(m.group(1)) if m else dotted(text)
+        return rank, ("@" + value + ("()" if m else "")) if value else None
     value = dotted(text) if cap == "hint.alias" else annotation(text, spec)
     if value is None:
         return rank, None
     return rank, {"hint.alias": "=", "hint.return": "->"}.get(cap, "") + value
+
+
+class Hints:
+    """The hints of one file by the byte offset of the name they are about: the best-ranked
+    one, except that a decorator and a return annotation are kept together."""
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+        self.best: dict[int, tuple[int, str]] = {}
+        self.decorators: dict[int, str] = {}
+
+    def add(self, data: bytes, caps: dict[str, list[Any]]) -> None:
+        rank, value = hint_value(data, caps, self.spec)
+        target = caps["hint.target"][0].start_byte
+        if not value:
+            return
+        if value.startswith("@"):
+            self.decorators.setdefault(target, value)
+        elif rank < self.best.get(target, (99, ""))[0]:
+            self.best[target] = (rank, value)
+
+    def get(self, target: int) -> str:
+        rank, value = self.best.get(target, (99, ""))
+        deco = self.decorators.get(target)
+        if deco is None or rank < _RANK["hint.return"]:
+            return value
+        return deco + (";" + value if value else "")
+
+
+def returns(value: str) -> str:
+    """The return-annotation part of a function's `Symbol.value` ("->Foo"), or ""."""
+    if value.startswith("@"):
+        value = value.partition(";")[2]
+    return value if value.startswith("->") else ""

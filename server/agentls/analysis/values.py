@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agentls.analysis.hints import returns
 from agentls.analysis.keys import EXTERNAL, MAX_DEPTH, Key, Value
-from agentls.analysis.model import CLASS, FileIndex
+from agentls.analysis.model import CLASS, FileIndex, Symbol
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -47,10 +48,16 @@ class Values:
                 return Value("class", key.path, i)
             if sym.kind == "module":
                 return Value("module", key.path, i)
-            if sym.value.startswith("->"):  # a function with a return annotation (hints.py)
+            if sym.value.startswith("@"):  # what its decorator makes of a function
+                made = self._decorated(key.path, sym, depth + 1)
+                if made is not None:
+                    return made
+            if returns(sym.value):  # a function with a return annotation (hints.py)
                 return Value("function", key.path, i)
         for i in syms:
             sym = fi.symbols[i]
+            if sym.value.startswith(("@", "->")):
+                continue
             if sym.value.startswith("="):  # `x = a.b`: the value of a.b
                 v = self.eval_dotted(key.path, sym.value[1:], sym.sel_start, depth + 1)
                 if v is not None:
@@ -145,7 +152,7 @@ class Values:
             if (0, "__getattr__") in self.ix.bindings(value.path):
                 return False
             return all(not imp.star or self._module_file(value.path, imp.module) for imp in fi.imports)
-        if value.symbol < 0:
+        if value.symbol < 0 or value.kind in ("function", "callable"):
             return False
         scope = self.class_scope(fi, value.symbol)
         if scope >= 0 and ((scope, "__getattr__") in self.ix.bindings(value.path) or (scope, "__getattribute__") in self.ix.bindings(value.path)):
@@ -166,9 +173,43 @@ class Values:
             return Value("external", value.path + "()")
         if value.kind == "function":
             sym = self.ix.files[value.path].symbols[value.symbol]
-            made = self.eval_dotted(value.path, sym.value[2:], sym.start, depth + 1)
-            return Value("instance", made.path, made.symbol) if made is not None and made.kind == "class" else None
+            return self._made(value.path, returns(sym.value)[2:], sym.start, depth + 1)
+        if value.kind == "callable":
+            return Value("instance", value.path, value.symbol)
         return Value("instance", value.path, value.symbol) if value.kind == "class" else None
+
+    def _made(self, path: str, text: str, offset: int, depth: int) -> Value | None:
+        """What a call returning `text` (hints.py) makes: an instance of a class, or with
+        `->Foo` a callable that makes one."""
+        made = self.eval_dotted(path, text.removeprefix("->"), offset, depth + 1)
+        if made is None or made.kind != "class":
+            return None
+        return Value("callable" if text.startswith("->") else "instance", made.path, made.symbol)
+
+    def _decorated(self, path: str, sym: Symbol, depth: int) -> Value | None:
+        """What the topmost decorator makes of a function: `@f` calls f with it, `@f(...)`
+        calls what f returns; among overloads, the first whose return fits that shape."""
+        deco = sym.value[1:].partition(";")[0]
+        called = deco.endswith("()")
+        recv, _, last = deco.removesuffix("()").rpartition(".")
+        if recv:
+            owner = self.eval_dotted(path, recv, sym.start, depth + 1)
+            key = self.member(owner, last, depth + 1) if owner is not None else None
+        else:
+            key = self.lookup(path, last, sym.start, depth + 1)
+        fi = self.ix.files.get(key.path) if key is not None and key.scope >= 0 else None
+        if key is None or fi is None:
+            return None
+        for i in self.ix.bindings(key.path).get((key.scope, key.name), []):
+            d = fi.symbols[i]
+            if d.kind == "class":
+                return None if called else Value("instance", key.path, i)
+            ret = returns(d.value)
+            if ret and (not called or ret.startswith("->->")):
+                made = self._made(key.path, ret[4:] if called else ret[2:], d.start, depth)
+                if made is not None:
+                    return made
+        return None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
         fi = self.ix.files[path]
@@ -193,6 +234,8 @@ class Values:
             return Key(value.path, EXTERNAL, name)
         if value.kind == "module":
             return self.member_of_module(value.path, name, depth + 1)
+        if value.kind in ("function", "callable"):
+            return None
         fi = self.ix.files.get(value.path)
         if fi is None or value.symbol < 0:
             return None
