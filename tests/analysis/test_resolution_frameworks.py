@@ -309,3 +309,18 @@ def test_annotation_names_one_class(text: str, want: str | None) -> None:
 def test_a_decorator_that_returns_its_argument_leaves_a_function(index: WorkspaceIndex) -> None:
     line, char = _pos(index.root, "tests/test_cli.py", "plain.invoke", 6)
     assert index.definition("tests/test_cli.py", line, char).how != "resolved"
+
+
+def test_module_names_in_from_imports_are_references_of_the_module(tmp_path: Path) -> None:
+    """`contextlib` in `from contextlib import x` names the module (outside the workspace
+    too); `datetime` first in `from datetime import datetime` is the module, not the class."""
+    (tmp_path / "a.py").write_text("import contextlib\nfrom datetime import datetime\n\nwith contextlib.suppress(): print(datetime.now())\n")
+    (tmp_path / "b.py").write_text("from contextlib import contextmanager\nfrom datetime import datetime, timedelta\nimport datetime as dt\n")
+    ix = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    ix.build()
+    mod = ix.references("a.py", 0, 7, include_declaration=True)
+    assert {(loc.path, loc.start) for loc in mod.locations} == {("a.py", (0, 7)), ("a.py", (3, 5)), ("b.py", (0, 5))}
+    cls = ix.references("a.py", 3, 34, include_declaration=True)
+    assert {(loc.path, loc.start) for loc in cls.locations} == {("a.py", (1, 21)), ("a.py", (3, 34)), ("b.py", (1, 21))}
+    dt_mod = ix.references("b.py", 2, 7, include_declaration=True)
+    assert {("a.py", (1, 5)), ("b.py", (1, 5)), ("b.py", (2, 7))} <= {(loc.path, loc.start) for loc in dt_mod.locations}

@@ -11,7 +11,7 @@ Must not know: tree-sitter, LSP, how files are read.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any
 
 from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key
@@ -229,20 +229,32 @@ class Resolver(Values):
         return recv >= 0 and self.dead_end(path, table.names[recv], table.start[occ])
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
-        """What an identifier inside an import statement names: a module of its path, or
-        the imported name (`a` in `from m import a as b`); False when not in an import."""
+        """What an identifier inside an import statement names: a module of its path (one
+        outside the workspace too: `contextlib` in `from contextlib import x`), or the
+        imported name (`a` in `from m import a as b`); False when not in an import."""
+        python = self.ix.module_system(path) == "python"
         for imp in fi.imports:
             if not imp.start <= start < imp.end:
                 continue
-            if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:
-                return self.follow_import(path, fi.symbols[imp.symbol])
-            if imp.reexport and (imp.name == name or imp.alias == name):
-                t = self._module_file(path, imp.module)
-                return self.member_of_module(t, imp.name or name) if t else None
-            parts = imp.module.lstrip(".").split(".") if self.ix.module_system(path) == "python" else []
-            if name in parts and imp.name != name:
-                prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
-                dotted = prefix + ".".join(parts[: parts.index(name) + 1])
-                target = self._module_file(path, dotted)
-                return Key(target, -1, "") if target else None
+            parts = [p for p in imp.module.lstrip(".").split(".") if p] if python else []
+            k = -1
+            if parts and imp.name is not None:  # `from a.b import c`: the first tokens are a.b
+                starts = self.ix.ensure_occurrences(path).start
+                k = bisect_left(starts, start) - bisect_left(starts, imp.start)
+                in_module = k < len(parts) and parts[k] == name
+            else:
+                in_module = name in parts
+            if not in_module:
+                if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:
+                    return self.follow_import(path, fi.symbols[imp.symbol])
+                if imp.reexport and (imp.name == name or imp.alias == name):
+                    t = self._module_file(path, imp.module)
+                    return self.member_of_module(t, imp.name or name) if t else None
+                continue
+            prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
+            dotted = prefix + ".".join(parts[: (k if k >= 0 else parts.index(name)) + 1])
+            target = self._module_file(path, dotted)
+            if target:
+                return Key(target, -1, "")
+            return None if prefix else Key(dotted, EXTERNAL, "")
         return False
