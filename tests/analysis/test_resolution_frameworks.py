@@ -297,7 +297,7 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
 @pytest.mark.parametrize(
     ("text", "want"),
     [("Foo", "Foo"), ("'m.Foo'", "m.Foo"), ("t.Optional['Foo']", "Foo"), ("Foo | None", "Foo"), ("None | 'Foo'", "Foo"),
-     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo"), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "->Foo"), ("Callable[..., 'Foo' | None]", "->Foo")],
+     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo[]"), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "->Foo"), ("Callable[..., 'Foo' | None]", "->Foo")],
 )
 def test_annotation_names_one_class(text: str, want: str | None) -> None:
     from agentls.analysis.grammar import language_specs
@@ -324,3 +324,26 @@ def test_module_names_in_from_imports_are_references_of_the_module(tmp_path: Pat
     assert {(loc.path, loc.start) for loc in cls.locations} == {("a.py", (1, 21)), ("a.py", (3, 34)), ("b.py", (1, 21))}
     dt_mod = ix.references("b.py", 2, 7, include_declaration=True)
     assert {("a.py", (1, 5)), ("b.py", (1, 5)), ("b.py", (2, 7))} <= {(loc.path, loc.start) for loc in dt_mod.locations}
+
+
+def test_members_of_literals_and_builtin_annotations_are_one_binding(tmp_path: Path) -> None:
+    """`", ".join` is `str.join` (language.json literal_receivers) as is `sep.join` with
+    `sep: str`; bytes are another class; the only workspace `join` is none of them."""
+    (tmp_path / "text.py").write_text(
+        "def render(parts, sep: str, blob: bytes, var: 'ContextVar[str]'):\n"
+        "    out = ', '.join(parts)\n"
+        "    sep.join(parts)\n"
+        "    blob.join(parts)\n"
+        "    var.join(parts)\n"
+        "    return b'-'.join(parts), f'{out}'.join(parts)\n"
+    )
+    (tmp_path / "joiner.py").write_text("class Joiner:\n    def join(self, parts):\n        return parts\n")
+    ix = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    ix.build()
+    strs = ix.references("text.py", 1, 15, include_declaration=True)
+    assert {(loc.path, loc.start) for loc in strs.locations} == {("text.py", (1, 15)), ("text.py", (2, 8)), ("text.py", (5, 38))}
+    assert ix.definition("text.py", 1, 15).how == "none"  # outside the workspace: no guess
+    blobs = ix.references("text.py", 5, 16, include_declaration=True)
+    assert {(loc.path, loc.start) for loc in blobs.locations} == {("text.py", (3, 9)), ("text.py", (5, 16))}
+    own = ix.references("joiner.py", 1, 8, include_declaration=True)
+    assert {(loc.path, loc.start) for loc in own.locations} == {("joiner.py", (1, 8)), ("text.py", (4, 8))}  # `var`: unknown

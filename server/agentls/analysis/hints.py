@@ -1,7 +1,7 @@
 """What a binding's value is, as the tags query hints it, in the text `Symbol.value` keeps:
 
     "Foo"     an instance of what `Foo` names: a call `Foo(...)`, an annotation `x: Foo`
-              (also `"Foo"`, `Optional[Foo]`, `Foo | None`, `Foo[int]`)
+              (also `"Foo"`, `Optional[Foo]`, `Foo | None`; `Foo[int]` is `Foo[]`)
     "=a.b"    the same value as `a.b`: an alias `x = a.b`
     "->Foo"   a function whose call makes an instance of `Foo` (its return annotation;
               `->->Foo`: its call makes a callable that makes a Foo, `Callable[..., Foo]`)
@@ -72,7 +72,8 @@ def annotation(text: str, spec: Any) -> str | None:
             made = annotation(_split(m.group(2), ",")[-1], spec)
             return "->" + made if made else None
         if generic not in wrappers:
-            return dotted(m.group(1))  # `Foo[int]`: an instance of Foo
+            made = dotted(m.group(1))  # `Foo[int]`: an instance of Foo (marked generic)
+            return made + "[]" if made else None
         args = [a for a in _split(m.group(2), ",") if a not in nulls]
         if len(args) != 1:
             return None

@@ -1,6 +1,7 @@
 """The occurrence table of a file: every identifier use, with the dotted receiver of
-member accesses (`a.b.c` → `c` with receiver `a.b`; `Foo(x).m` → receiver `Foo()`), and
-the uses that doc comments name (`{@link X}`, `@param x`).
+member accesses (`a.b.c` → `c` with receiver `a.b`; `Foo(x).m` → receiver `Foo()`; a
+literal `", ".join` → receiver `str()`, language data), and the uses that doc comments
+name (`{@link X}`, `@param x`).
 Must not know: tree-sitter beyond node byte offsets, resolution, LSP.
 """
 
@@ -23,6 +24,20 @@ def dotted(text: str) -> str | None:
     """`text` without spaces if it is a dotted name (`a.b.c`), else None."""
     text = _SPACES.sub("", text)
     return text if _DOTTED.match(text) else None
+
+
+_LITERALS: dict[str, list[tuple[re.Pattern[bytes], bytes]]] = {}
+
+
+def _literal_receivers(spec: Any) -> list[tuple[re.Pattern[bytes], bytes]]:
+    """language.json `literal_receivers`: a literal receiver's pattern and the call that
+    makes such a value (`"…"` → `str()`), so its members resolve like the class's."""
+    if spec is None:
+        return []
+    got = _LITERALS.get(spec.name)
+    if got is None:
+        got = _LITERALS[spec.name] = [(re.compile(p.encode()), m.encode()) for p, m in spec.options.get("literal_receivers", ())]
+    return got
 
 
 def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, int], intern: Any) -> list[tuple[int, int]]:
@@ -64,6 +79,7 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
         return i
 
     member = _MEMBER.match
+    literals = _literal_receivers(spec)
     for node in refs.get("member", ()):
         end = node.end_byte
         m = member(data, node.start_byte, end)
@@ -81,7 +97,8 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
         if recv and dotted(recv.decode("utf-8", "replace")):
             recv_of[start] = intern(recv)
         else:
-            recv_of[start] = COMPLEX
+            literal = next((made for pattern, made in literals if pattern.match(recv)), None)
+            recv_of[start] = intern(literal) if literal else COMPLEX  # `", ".join` -> `str()`
     occ_name: array[int] = array("I")
     occ_start: array[int] = array("I")
     occ_recv: array[int] = array("i")

@@ -63,9 +63,11 @@ class Values:
                 if v is not None:
                     return v
             elif sym.value:  # `x = Foo()`, `x: Foo`, `x = make()` with `def make() -> Foo`
-                v = self.eval_dotted(key.path, sym.value, sym.sel_start, depth + 1)
-                if v is not None and v.kind in ("class", "function"):
-                    return self._called(v, depth + 1)
+                generic = sym.value.endswith("[]")  # `x: Foo[T]`
+                v = self.eval_dotted(key.path, sym.value.removesuffix("[]"), sym.sel_start, depth + 1)
+                if v is not None and (v.kind in ("class", "function") or (v.kind == "external" and not generic)):
+                    return self._called(v, depth + 1)  # `x: str` is a `str()`; an outside
+                    # generic stays unknown (what `ContextVar[T].get()` returns is not read)
         return None
 
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
@@ -181,7 +183,7 @@ class Values:
     def _made(self, path: str, text: str, offset: int, depth: int) -> Value | None:
         """What a call returning `text` (hints.py) makes: an instance of a class, or with
         `->Foo` a callable that makes one."""
-        made = self.eval_dotted(path, text.removeprefix("->"), offset, depth + 1)
+        made = self.eval_dotted(path, text.removeprefix("->").removesuffix("[]"), offset, depth + 1)
         if made is None or made.kind != "class":
             return None
         return Value("callable" if text.startswith("->") else "instance", made.path, made.symbol)
