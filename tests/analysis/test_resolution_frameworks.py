@@ -86,6 +86,11 @@ FILES = {
         "    s.missing.route('/')\n"
         "    got = s.missing_call()\n"
         "    got.route('/')\n"
+        "\n"
+        "def test_reassigned(app):\n"
+        "    app.route('/')\n"
+        "    app = Scaffold()\n"
+        "    app.route('/b')\n"
     ),
     "src/fw/hinted.py": (
         "import typing as t\n"
@@ -292,6 +297,7 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
     assert ("tests/test_routes.py", 3) not in got  # the fixture `app`
     assert ("tests/test_routes.py", 11) not in got  # `s.missing` on a Scaffold
     assert ("tests/test_routes.py", 13) not in got  # a variable whose value is such a dead end
+    assert ("tests/test_routes.py", 18) in got and ("tests/test_routes.py", 16) not in got  # the assignment before the use
 
 
 @pytest.mark.parametrize(

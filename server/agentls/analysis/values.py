@@ -31,7 +31,20 @@ class Values:
     def _module_file(self, path: str, module: str) -> str | None:
         raise NotImplementedError
 
-    def value_of(self, key: Key, depth: int = 0) -> Value | None:
+    def reaching(self, key: Key, path: str, offset: int) -> list[int]:
+        """The symbols of a binding that give its value at `offset`: used in the scope it
+        binds in, the last assignment before it (source order, as a type checker's flow
+        sees a straight line); from a nested scope, or with none before it, all of them."""
+        fi = self.ix.files.get(key.path)
+        if key.scope < 0 or fi is None:
+            return []
+        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+        if len(syms) < 2 or key.path != path or self.innermost_scope(fi, offset) != key.scope:
+            return syms
+        before = [i for i in syms if fi.symbols[i].sel_start <= offset]
+        return before[-1:] or syms
+
+    def value_of(self, key: Key, depth: int = 0, syms: list[int] | None = None) -> Value | None:
         if depth > MAX_DEPTH:
             return None
         if key.scope == EXTERNAL:
@@ -41,7 +54,8 @@ class Values:
         fi = self.ix.files.get(key.path)
         if fi is None:
             return None
-        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+        if not syms:
+            syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
         for i in syms:
             sym = fi.symbols[i]
             if sym.kind in ("class", "interface"):
@@ -87,7 +101,7 @@ class Values:
             value = self.enclosing_class(path, offset)
         else:
             key = self.lookup(path, first, offset, depth + 1)
-            value = self.value_of(key, depth + 1) if key else None
+            value = self.value_of(key, depth + 1, self.reaching(key, path, offset)) if key else None
         value = self._called(value, depth + 1) if call else value
         for part in parts[1:]:
             if value is None:
@@ -112,9 +126,10 @@ class Values:
             key = self.lookup(path, first, offset)
             if key is None:
                 return False
-            if self._bare_parameter(key) or (depth < 3 and self._dead_value(key, depth + 1)):
+            syms = self.reaching(key, path, offset)
+            if self._bare_parameter(key, syms) or (depth < 3 and self._dead_value(key, syms, depth + 1)):
                 return True
-            value = self.value_of(key)
+            value = self.value_of(key, 0, syms)
         value = self._called(value) if parts[0].endswith("()") else value
         for part in parts[1:]:
             if value is None or value.kind == "external":
@@ -126,21 +141,21 @@ class Values:
             value = self._called(value) if part.endswith("()") else value
         return False
 
-    def _dead_value(self, key: Key, depth: int) -> bool:
+    def _dead_value(self, key: Key, reaching: list[int], depth: int) -> bool:
         """A variable every hint of which is a dead end (`app = current_app._missing()`)."""
         fi = self.ix.files.get(key.path)
         if fi is None or key.scope < 0:
             return False
-        syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
+        syms = [fi.symbols[i] for i in reaching]
         if not syms or any(not s.value or s.value.startswith("->") or s.kind not in ("variable", "field", "attribute") for s in syms):
             return False
         return all(self.dead_end(key.path, s.value.removeprefix("="), s.sel_start, depth) for s in syms)
 
-    def _bare_parameter(self, key: Key) -> bool:
+    def _bare_parameter(self, key: Key, reaching: list[int]) -> bool:
         fi = self.ix.files.get(key.path)
         if fi is None or key.scope < 0:
             return False
-        syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
+        syms = [fi.symbols[i] for i in reaching]
         # a parameter node that starts at its name and ends after it has a default
         return bool(syms) and all(s.kind == "parameter" and not s.value and not (s.start == s.sel_start and s.end > s.sel_end) for s in syms)
 
