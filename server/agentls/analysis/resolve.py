@@ -14,14 +14,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any
 
+from agentls.analysis.deadends import DeadEnds
 from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key
 from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
-from agentls.analysis.values import Values
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
-class Resolver(Values):
+class Resolver(DeadEnds):
     def __init__(self, index: WorkspaceIndex) -> None:
         self.ix = index
 
