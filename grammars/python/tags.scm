@@ -99,6 +99,9 @@
   left: (attribute object: (identifier) attribute: (identifier) @hint.target)
   right: [(identifier) (attribute)] @hint.alias)
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @hint.value) alias: (as_pattern_target (identifier) @hint.target)))
+; a loop variable is an item of what the loop iterates (`for p in self.params`)
+(for_statement left: (identifier) @hint.target right: [(identifier) (attribute) (call)] @hint.items)
+(for_in_clause left: (identifier) @hint.target right: [(identifier) (attribute) (call)] @hint.items)
 ; a property is a value of its return type; a function's call is
 (decorated_definition
   (decorator [(identifier) (attribute)] @_property (#match? @_property "^(functools[.])?(cached_)?property$"))

@@ -55,7 +55,7 @@ _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
     "import", "import.from", "import.module", "import.name", "import.alias", "import.star",
     "import.default", "import.namespace",
     "reexport", "reexport.from", "reexport.name", "reexport.alias", "reexport.star", "reexport.namespace",
-    "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.type", "hint.alias", "hint.return", "hint.decorator",
+    "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.type", "hint.alias", "hint.return", "hint.decorator", "hint.items",
     "doc", "doc.owner",
     "reference", "member", "skip", "comment",
 }  # fmt: skip

@@ -156,6 +156,24 @@ FILES = {
         "def option(*decls: str) -> t.Callable[[F], F]:\n"
         "    return lambda f: f\n"
     ),
+    "src/fw/params.py": (
+        "import typing as t\n"
+        "\n"
+        "class Param:\n"
+        "    name = 'p'\n"
+        "\n"
+        "class Holder:\n"
+        "    def __init__(self, params: t.Optional[t.List['Param']] = None) -> None:\n"
+        "        self.params: t.List[Param] = params or []\n"
+        "\n"
+        "    def get_params(self) -> t.Sequence['Param']:\n"
+        "        return self.params\n"
+        "\n"
+        "    def names(self):\n"
+        "        for p in self.params:\n"
+        "            p.name\n"
+        "        return [q.name for q in self.get_params()]\n"
+    ),
     "tools/runner.py": "class Runner:\n    def invoke(self, cli):\n        return cli\n\n    def command(self):\n        return 0\n",
     "tests/test_cli.py": (
         "import fw.decorators as click\n"
@@ -225,6 +243,9 @@ CASES = [
     ("tests/test_cli.py", "cli.command", 4, 0, "src/fw/core.py", "def command", 4),
     ("tests/test_cli.py", "sub.invoke", 4, 0, "src/fw/core.py", "def invoke", 4),
     ("tests/test_cli.py", "bare.invoke", 5, 0, "src/fw/core.py", "def invoke", 4),
+    # a loop variable is an item of a typed container
+    ("src/fw/params.py", "p.name", 2, 0, "src/fw/params.py", "name = 'p'", 0),
+    ("src/fw/params.py", "q.name", 2, 0, "src/fw/params.py", "name = 'p'", 0),
     # `self.a, self.b = …` declares both attributes
     ("src/fw/hinted.py", "Client().pair", 9, 0, "src/fw/hinted.py", "self.pair", 5),
 ]
@@ -303,7 +324,7 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
 @pytest.mark.parametrize(
     ("text", "want"),
     [("Foo", "Foo"), ("'m.Foo'", "m.Foo"), ("t.Optional['Foo']", "Foo"), ("Foo | None", "Foo"), ("None | 'Foo'", "Foo"),
-     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo[]"), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "->Foo"), ("Callable[..., 'Foo' | None]", "->Foo")],
+     ("Union[Foo, None]", "Foo"), ("Foo[int]", "Foo[]"), ("t.Optional[t.List['Foo']]", "*Foo"), ("tuple[Foo, ...]", "*Foo"), ("tuple[Foo, Bar]", None), ("Union[Foo, Bar]", None), ("Foo | Bar", None), ("t.Callable[[int], Foo]", "->Foo"), ("Callable[..., 'Foo' | None]", "->Foo")],
 )
 def test_annotation_names_one_class(text: str, want: str | None) -> None:
     from agentls.analysis.grammar import language_specs

@@ -47,7 +47,7 @@ class DeadEnds(Values):
         if fi is None or key.scope < 0:
             return False
         syms = [fi.symbols[i] for i in reaching]
-        if not syms or any(not s.value or s.value.startswith("->") or s.kind not in ("variable", "field", "attribute") for s in syms):
+        if not syms or any(not s.value or s.value.startswith(("->", "@", "%", "*")) or s.kind not in ("variable", "field", "attribute") for s in syms):
             return False
         return all(self.dead_end(key.path, s.value.removeprefix("="), s.sel_start, depth) for s in syms)
 

@@ -3,6 +3,8 @@
     "Foo"     an instance of what `Foo` names: a call `Foo(...)`, an annotation `x: Foo`
               (also `"Foo"`, `Optional[Foo]`, `Foo | None`; `Foo[int]` is `Foo[]`)
     "=a.b"    the same value as `a.b`: an alias `x = a.b`
+    "*Foo"    a container of Foo instances (`list[Foo]`, `t.Sequence["Foo"]`)
+    "%a.b()"  an item of what `a.b()` gives: a loop variable `for x in a.b():`
     "->Foo"   a function whose call makes an instance of `Foo` (its return annotation;
               `->->Foo`: its call makes a callable that makes a Foo, `Callable[..., Foo]`)
     "@d.e()"  a function decorated with `@d.e(...)` (its topmost decorator): the name is
@@ -11,10 +13,11 @@
 
 Captures: @hint.target the bound name, and one of @hint.value (a dotted name), @hint.type
 (an annotation), @hint.alias (a dotted value), @hint.return (a return annotation),
-@hint.decorator (a decorator's expression). Which names mean "no value" (`None`), which
+@hint.decorator (a decorator's expression), @hint.items (what a loop iterates). Which names mean "no value" (`None`), which
 wrappers hold one optional type (`Optional`, `Union`) and which generic is a callable
-whose last argument is what its call makes (`Callable`) is language data (language.json
-`null_types`, `optional_wrappers`, `callable_types`).
+whose last argument is what its call makes (`Callable`), and which containers hold their
+first argument (`List`, `Sequence`) is language data (language.json `null_types`,
+`optional_wrappers`, `callable_types`, `iterable_types`).
 Must not know: tree-sitter beyond node byte offsets, resolution, LSP.
 """
 
@@ -53,6 +56,7 @@ def annotation(text: str, spec: Any) -> str | None:
     nulls = set(options.get("null_types", ()))
     wrappers = set(options.get("optional_wrappers", ()))
     callables = set(options.get("callable_types", ()))
+    iterables = set(options.get("iterable_types", ()))
     for _ in range(6):
         text = text.strip()
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
@@ -68,6 +72,12 @@ def annotation(text: str, spec: Any) -> str | None:
         if m is None:
             return dotted(text)
         generic = m.group(1).rsplit(".", 1)[-1]
+        if generic in iterables:  # `list[Foo]`, `tuple[Foo, ...]`: a container of Foo
+            args = _split(m.group(2), ",")
+            if len(args) == 1 or (len(args) == 2 and args[1] == "..."):
+                item = annotation(args[0], spec)
+                return "*" + item if item and item[0] not in "-*" else None
+            return None
         if generic in callables:  # `Callable[[int], Foo]`: its call makes a Foo
             made = annotation(_split(m.group(2), ",")[-1], spec)
             return "->" + made if made else None
@@ -82,7 +92,7 @@ def annotation(text: str, spec: Any) -> str | None:
 
 
 #: which hint wins when one name has several (`x: Foo = make()`): the annotation
-_RANK = {"hint.type": 0, "hint.value": 1, "hint.alias": 2, "hint.return": 3, "hint.decorator": 4}
+_RANK = {"hint.type": 0, "hint.value": 1, "hint.alias": 2, "hint.items": 3, "hint.return": 4, "hint.decorator": 5}
 _CALLED = re.compile(r"^([^()]+)\((?:.|\n)*\)$")
 
 
@@ -96,10 +106,11 @@ def hint_value(data: bytes, caps: dict[str, list[Any]], spec: Any) -> tuple[int,
     text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
     if cap == "hint.value":
         return rank, dotted(text)
-    if cap == "hint.decorator":
+    if cap in ("hint.decorator", "hint.items"):
         m = _CALLED.match(text.strip())
         value = dotted(m.group(1)) if m else dotted(text)
-        return rank, ("@" + value + ("()" if m else "")) if value else None
+        mark = "@" if cap == "hint.decorator" else "%"
+        return rank, (mark + value + ("()" if m else "")) if value else None
     value = dotted(text) if cap == "hint.alias" else annotation(text, spec)
     if value is None:
         return rank, None

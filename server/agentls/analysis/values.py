@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agentls.analysis.hints import returns
-from agentls.analysis.keys import EXTERNAL, MAX_DEPTH, Key, Value
+from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import CLASS, FileIndex, Symbol
 
 if TYPE_CHECKING:
@@ -72,6 +72,16 @@ class Values:
             sym = fi.symbols[i]
             if sym.value.startswith(("@", "->")):
                 continue
+            if sym.value.startswith("%"):  # `for x in a.b`: an item of a.b
+                v = self.eval_dotted(key.path, sym.value[1:], sym.sel_start, depth + 1)
+                if v is not None and v.kind == "items":
+                    return Value("instance", v.path, v.symbol)
+                continue
+            if sym.value.startswith("*"):  # `x: list[Foo]`: a container of Foo
+                v = self._made(key.path, sym.value, sym.sel_start, depth + 1)
+                if v is not None:
+                    return v
+                continue
             if sym.value.startswith("="):  # `x = a.b`: the value of a.b
                 v = self.eval_dotted(key.path, sym.value[1:], sym.sel_start, depth + 1)
                 if v is not None:
@@ -127,12 +137,13 @@ class Values:
         return Value("instance", value.path, value.symbol) if value.kind == "class" else None
 
     def _made(self, path: str, text: str, offset: int, depth: int) -> Value | None:
-        """What a call returning `text` (hints.py) makes: an instance of a class, or with
-        `->Foo` a callable that makes one."""
-        made = self.eval_dotted(path, text.removeprefix("->").removesuffix("[]"), offset, depth + 1)
+        """What a call returning `text` (hints.py) makes: an instance of a class, with
+        `->Foo` a callable that makes one, with `*Foo` a container of them."""
+        kind = "callable" if text.startswith("->") else "items" if text.startswith("*") else "instance"
+        made = self.eval_dotted(path, text.lstrip("->*").removesuffix("[]"), offset, depth + 1)
         if made is None or made.kind != "class":
             return None
-        return Value("callable" if text.startswith("->") else "instance", made.path, made.symbol)
+        return Value(kind, made.path, made.symbol)
 
     def _decorated(self, path: str, sym: Symbol, depth: int) -> Value | None:
         """What the topmost decorator makes of a function: `@f` calls f with it, `@f(...)`
@@ -184,6 +195,8 @@ class Values:
             return self.member_of_module(value.path, name, depth + 1)
         if value.kind in ("function", "callable"):
             return None
+        if value.kind == "items":  # a member of the container, not of what it holds
+            return Key(BUILTINS + ".list()", EXTERNAL, name)
         fi = self.ix.files.get(value.path)
         if fi is None or value.symbol < 0:
             return None
