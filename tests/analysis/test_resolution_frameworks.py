@@ -374,3 +374,48 @@ def test_members_of_literals_and_builtin_annotations_are_one_binding(tmp_path: P
     assert {(loc.path, loc.start) for loc in blobs.locations} == {("text.py", (3, 9)), ("text.py", (5, 16))}
     own = ix.references("joiner.py", 1, 8, include_declaration=True)
     assert {(loc.path, loc.start) for loc in own.locations} == {("joiner.py", (1, 8)), ("text.py", (4, 8))}  # `var`: unknown
+
+
+def test_keyword_arguments_are_references_of_the_parameter(tmp_path: Path) -> None:
+    """`f(emoji=False)` names f's parameter `emoji` (as jedi and pyright say): through a
+    method, a class's `__init__`, overloads; not a local that `**kwargs` feeds, not the
+    same-named parameter of another function, not a call of something unknown."""
+    (tmp_path / "console.py").write_text(
+        "import typing as t\n"
+        "\n"
+        "class Console:\n"
+        "    def __init__(self, emoji: bool = True) -> None:\n"
+        "        self.emoji = emoji\n"
+        "\n"
+        "    def print(self, text, emoji=None):\n"
+        "        return emoji\n"
+        "\n"
+        "    def log(self, text, **extra):\n"
+        "        emoji = extra.pop('emoji')\n"
+        "        self.print(text, emoji=emoji)\n"
+        "        return emoji\n"
+        "\n"
+        "def show(emoji=1):\n"
+        "    return emoji\n"
+        "\n"
+        "c = Console(emoji=False)\n"
+        "c.print('x', emoji=True)\n"
+        "c.log('x', emoji=True)\n"
+        "show(emoji=2)\n"
+        "unknown(emoji=3)\n"
+    )
+    ix = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    ix.build()
+
+    def at(needle: str, off: int, nth: int = 0) -> tuple[int, int]:
+        return _pos(tmp_path, "console.py", needle, off, nth)
+
+    def refs(needle: str, off: int) -> set[tuple[int, int]]:
+        return {loc.start for loc in ix.references("console.py", *at(needle, off), include_declaration=True).locations}
+
+    print_emoji = {at("text, emoji=None", 6), at("return emoji", 7, 0), at("text, emoji=emoji", 6), at("'x', emoji=True", 5, 0)}
+    assert refs("text, emoji=None", 6) == print_emoji
+    assert refs("self, emoji: bool", 6) == {at("self, emoji: bool", 6), at("= emoji", 2), at("Console(emoji", 8)}
+    assert refs("show(emoji=1", 5) == {at("show(emoji=1", 5), at("return emoji", 7, 2), at("show(emoji=2", 5)}
+    res = ix.definition("console.py", *at("'x', emoji=True", 5, 0))
+    assert [loc.start for loc in res.locations] == [at("text, emoji=None", 6)]

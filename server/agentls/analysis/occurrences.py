@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from typing import Any
 
-from agentls.analysis.model import COMPLEX, DOC_PARAM, PLAIN
+from agentls.analysis.model import COMPLEX, DOC_PARAM, KEYWORD, PLAIN
 
 _MEMBER = re.compile(rb"(.*?)\s*\??\.\s*(#?[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
 _DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
@@ -64,6 +65,32 @@ def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, in
     return spans
 
 
+def _keywords(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], skip: set[int], intern: Any) -> None:
+    """Keyword-argument names of calls with a dotted callee become uses marked with the
+    callee (KEYWORD - its names index): each pairs with the innermost argument list that
+    holds it, and a call's callee and argument list come in the same order."""
+    names = refs.get("keyword.name")
+    if not names:
+        return
+    # a call with several keywords matches once per keyword: one callee and one list each
+    callees = sorted({(n.start_byte, n.end_byte): n for n in refs.get("keyword.callee", ())}.values(), key=lambda n: (n.start_byte, n.end_byte))
+    args = sorted({(n.start_byte, n.end_byte): n for n in refs.get("keyword.args", ())}.values(), key=lambda n: n.start_byte)
+    if len(callees) != len(args):
+        return
+    arg_starts = [a.start_byte for a in args]
+    for node in names:
+        k = node.start_byte
+        i = bisect_right(arg_starts, k) - 1
+        while i >= 0 and args[i].end_byte <= k:
+            i -= 1
+        if i < 0:
+            continue
+        callee = _WS.sub(b"", data[callees[i].start_byte : callees[i].end_byte])
+        if dotted(callee.decode("utf-8", "replace")):
+            recv_of[k] = KEYWORD - intern(callee)
+            skip.discard(k)
+
+
 def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tuple[list[str], array[int], array[int], array[int]]:
     """The occurrence table of a file: distinct names and three parallel arrays."""
     names: list[str] = []
@@ -99,6 +126,7 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
         else:
             literal = next((made for pattern, made in literals if pattern.match(recv)), None)
             recv_of[start] = intern(literal) if literal else COMPLEX  # `", ".join` -> `str()`
+    _keywords(data, refs, recv_of, skip, intern)
     occ_name: array[int] = array("I")
     occ_start: array[int] = array("I")
     occ_recv: array[int] = array("i")

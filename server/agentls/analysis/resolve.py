@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from agentls.analysis.deadends import DeadEnds
 from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key
-from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
+from agentls.analysis.model import (
+    CLASS,
+    COMPLEX,
+    DOC_PARAM,
+    KEYWORD,
+    PLAIN,
+    FileIndex,
+    Occurrences,
+    Symbol,
+    keyword_callee,
+)
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -218,6 +228,8 @@ class Resolver(DeadEnds):
                 if scope < len(starts) and (scope, name) in self.ix.bindings(path):
                     return Key(path, scope, name)
             return None
+        if recv <= KEYWORD:
+            return self.keyword_parameter(path, table.names[keyword_callee(recv)], name, start)
         value = self.eval_dotted(path, table.names[recv], start)
         return self.member(value, name) if value is not None else None
 

@@ -6,6 +6,7 @@ Must not know: tree-sitter, LSP.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from agentls.analysis.hints import returns
@@ -168,6 +169,34 @@ class Values:
                 made = self._made(key.path, ret[4:] if called else ret[2:], d.start, depth)
                 if made is not None:
                     return made
+        return None
+
+    def keyword_parameter(self, path: str, callee: str, name: str, offset: int) -> Key | None:
+        """The parameter a keyword argument names: of the function called, or of a class's
+        `__init__`; outside the workspace, a key of its own (`dict(x=1)`)."""
+        recv, _, last = callee.rpartition(".")
+        if recv:
+            owner = self.eval_dotted(path, recv, offset)
+            key = self.member(owner, last) if owner is not None else None
+        else:
+            key = self.lookup(path, last, offset)
+        for _ in range(2):
+            if key is None:
+                return None
+            if key.external or key.scope < 0:
+                return Key(f"{key.path}.{key.name}()", EXTERNAL, name)
+            fi = self.ix.files[key.path]
+            syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
+            if any(s.kind == "class" for s in syms):  # `Foo(x=1)`: Foo.__init__'s x
+                key = self.member(Value("class", key.path, self.ix.bindings(key.path)[(key.scope, key.name)][0]), "__init__")
+                continue
+            starts = self.ix.scope_starts(key.path)
+            for sym in reversed(syms):  # the implementation after its overloads
+                i = bisect_left(starts, sym.start)
+                params = self.ix.bindings(key.path).get((i, name), []) if sym.kind in ("function", "method") and i < len(starts) else []
+                if any(fi.symbols[j].kind == "parameter" for j in params):  # not a local of `**kwargs`
+                    return Key(key.path, i, name)
+            return None
         return None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
