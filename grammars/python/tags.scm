@@ -84,6 +84,8 @@
 (assignment left: (identifier) @hint.target right: (call function: (subscript value: [(identifier) (attribute)] @hint.value)))
 (assignment left: (identifier) @hint.target type: (type) @hint.type)
 (assignment left: (identifier) @hint.target right: [(identifier) (attribute)] @hint.alias)
+; `x = x or make()`: the value of its left side (what a checker keeps when it is set)
+(assignment left: (identifier) @hint.target right: (boolean_operator left: [(identifier) (attribute)] @hint.alias operator: "or"))
 (typed_parameter (identifier) @hint.target type: (type) @hint.type)
 (typed_default_parameter name: (identifier) @hint.target type: (type) @hint.type)
 (assignment

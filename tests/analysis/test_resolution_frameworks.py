@@ -125,6 +125,10 @@ FILES = {
         "\n"
         "locate().open()\n"
         "pair_use = Client().pair\n"
+        "\n"
+        "def pick(box: t.Optional['Base'] = None):\n"
+        "    box = box or Base()\n"
+        "    return box.run(3)\n"
     ),
     # --- a CLI library: names its decorators make (click's command/group/option) ---
     "src/fw/core.py": (
@@ -201,6 +205,16 @@ FILES = {
         "    bare.invoke(None)\n"
         "    plain.invoke(None)\n"
     ),
+    "tests/test_outside.py": (
+        "import decimal\n"
+        "from collections.abc import Mapping\n"
+        "from fw.scaffold import Scaffold\n"
+        "\n"
+        "def check(m: Mapping[str, int], a: 'decimal.Decimal', s: Scaffold):\n"
+        "    m.route('/')\n"
+        "    a.route('/')\n"
+        "    s.route('/')\n"
+    ),
     # --- the framework's tests: another source root, importing the package by name ---
     "tests/test_app.py": (
         "import fw\n"
@@ -243,6 +257,8 @@ CASES = [
     ("tests/test_cli.py", "cli.command", 4, 0, "src/fw/core.py", "def command", 4),
     ("tests/test_cli.py", "sub.invoke", 4, 0, "src/fw/core.py", "def invoke", 4),
     ("tests/test_cli.py", "bare.invoke", 5, 0, "src/fw/core.py", "def invoke", 4),
+    # `x = x or make()` keeps x's value
+    ("src/fw/hinted.py", "box.run(3)", 4, 0, "src/fw/sansio/app.py", "def run", 4),
     # a loop variable is an item of a typed container
     ("src/fw/params.py", "p.name", 2, 0, "src/fw/params.py", "name = 'p'", 0),
     ("src/fw/params.py", "q.name", 2, 0, "src/fw/params.py", "name = 'p'", 0),
@@ -318,6 +334,10 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
     assert ("tests/test_routes.py", 3) not in got  # the fixture `app`
     assert ("tests/test_routes.py", 11) not in got  # `s.missing` on a Scaffold
     assert ("tests/test_routes.py", 13) not in got  # a variable whose value is such a dead end
+    assert {("tests/test_outside.py", 5), ("tests/test_outside.py", 6)}.isdisjoint(got)  # outside types
+    assert ("tests/test_outside.py", 7) in got
+    line, char = _pos(index.root, "tests/test_outside.py", "m.route", 2)
+    assert index.references("tests/test_outside.py", line, char).how == "fallback"  # not Scaffold's
     assert ("tests/test_routes.py", 18) in got and ("tests/test_routes.py", 16) not in got  # the assignment before the use
 
 

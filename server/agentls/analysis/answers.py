@@ -174,7 +174,7 @@ def references(ix: WorkspaceIndex, path: str, line: int, character: int, include
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Resolution([], "none")
-    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]):
+    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]) and not ix.resolver.unknowable(path, occ):
         key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return _unresolved_references(ix, path, occ, name)

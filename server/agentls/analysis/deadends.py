@@ -13,10 +13,11 @@ from agentls.analysis.values import Values
 
 class DeadEnds(Values):
     def dead_end(self, path: str, text: str, offset: int, depth: int = 0) -> bool:
-        """Whether a dotted receiver surely has no type a type checker would know, so a
-        member on it names nothing: its first name is a parameter with neither annotation
-        nor default (a pytest fixture), or a step names a member that a workspace module,
-        or a class whose bases are all known, does not have."""
+        """Whether a dotted receiver surely has no workspace type a type checker would know,
+        so a member on it names no workspace member: its first name is a parameter with
+        neither annotation nor default (a pytest fixture) or is annotated with an outside
+        class, or a step names a member that a workspace module, or a class whose bases
+        are all known, does not have."""
         parts = text.split(".")
         first = parts[0].removesuffix("()")
         spec = self.ix.spec(path)
@@ -30,6 +31,8 @@ class DeadEnds(Values):
             if self._bare_parameter(key, syms) or (depth < 3 and self._dead_value(key, syms, depth + 1)):
                 return True
             value = self.value_of(key, 0, syms)
+            if value is None and self._outside_type(key, syms):
+                return True
         value = self._called(value) if parts[0].endswith("()") else value
         for part in parts[1:]:
             if value is None or value.kind == "external":
@@ -41,6 +44,20 @@ class DeadEnds(Values):
             value = self._called(value) if part.endswith("()") else value
         return False
 
+    def _outside_type(self, key: Key, reaching: list[int]) -> bool:
+        """A name annotated with a class from outside the workspace (`scope: Mapping[str,
+        Any]`, `x: t.Any`): its members are not the workspace's."""
+        fi = self.ix.files.get(key.path)
+        if fi is None or key.scope < 0:
+            return False
+        for i in reaching:
+            s = fi.symbols[i]
+            if s.value and not s.value.startswith(("=", "%", "*", "@", "->")):
+                v = self.eval_dotted(key.path, s.value.removesuffix("[]"), max(s.start - 1, 0))
+                if v is not None and v.kind == "external":
+                    return True
+        return False
+
     def _dead_value(self, key: Key, reaching: list[int], depth: int) -> bool:
         """A variable every hint of which is a dead end (`app = current_app._missing()`)."""
         fi = self.ix.files.get(key.path)
@@ -49,7 +66,7 @@ class DeadEnds(Values):
         syms = [fi.symbols[i] for i in reaching]
         if not syms or any(not s.value or s.value.startswith(("->", "@", "%", "*")) or s.kind not in ("variable", "field", "attribute") for s in syms):
             return False
-        return all(self.dead_end(key.path, s.value.removeprefix("="), s.sel_start, depth) for s in syms)
+        return all(self.dead_end(key.path, s.value.removeprefix("="), max(s.start - 1, 0), depth) for s in syms)
 
     def _bare_parameter(self, key: Key, reaching: list[int]) -> bool:
         fi = self.ix.files.get(key.path)

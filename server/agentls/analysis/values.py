@@ -74,22 +74,22 @@ class Values:
             if sym.value.startswith(("@", "->")):
                 continue
             if sym.value.startswith("%"):  # `for x in a.b`: an item of a.b
-                v = self.eval_dotted(key.path, sym.value[1:], sym.sel_start, depth + 1)
+                v = self.eval_dotted(key.path, sym.value[1:], max(sym.start - 1, 0), depth + 1)
                 if v is not None and v.kind == "items":
                     return Value("instance", v.path, v.symbol)
                 continue
             if sym.value.startswith("*"):  # `x: list[Foo]`: a container of Foo
-                v = self._made(key.path, sym.value, sym.sel_start, depth + 1)
+                v = self._made(key.path, sym.value, max(sym.start - 1, 0), depth + 1)
                 if v is not None:
                     return v
                 continue
             if sym.value.startswith("="):  # `x = a.b`: the value of a.b
-                v = self.eval_dotted(key.path, sym.value[1:], sym.sel_start, depth + 1)
+                v = self.eval_dotted(key.path, sym.value[1:], max(sym.start - 1, 0), depth + 1)
                 if v is not None:
                     return v
             elif sym.value:  # `x = Foo()`, `x: Foo`, `x = make()` with `def make() -> Foo`
                 generic = sym.value.endswith("[]")  # `x: Foo[T]`
-                v = self.eval_dotted(key.path, sym.value.removesuffix("[]"), sym.sel_start, depth + 1)
+                v = self.eval_dotted(key.path, sym.value.removesuffix("[]"), max(sym.start - 1, 0), depth + 1)
                 if v is not None and (v.kind in ("class", "function") or (v.kind == "external" and not generic)):
                     return self._called(v, depth + 1)  # `x: str` is a `str()`; an outside
                     # generic stays unknown (what `ContextVar[T].get()` returns is not read)
