@@ -23,6 +23,7 @@ from agentls.analysis.model import (
     KEYWORD,
     PLAIN,
     FileIndex,
+    Import,
     Occurrences,
     Symbol,
     keyword_callee,
@@ -240,19 +241,34 @@ class Resolver(DeadEnds):
         recv = table.recv[occ]
         return recv >= 0 and self.dead_end(path, table.names[recv], table.start[occ])
 
+    def _import_starts(self, fi: FileIndex) -> list[int]:
+        """The start offsets of a file's import records (in source order, extract.canonical),
+        kept while the file's import list is the same object."""
+        cache: dict[str, tuple[list[Import], list[int]]] = self.__dict__.setdefault("_starts", {})
+        imports = fi.imports
+        got = cache.get(fi.path)
+        if got is None or got[0] is not imports:
+            got = cache[fi.path] = (imports, [imp.start for imp in imports])
+        return got[1]
+
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
         """What an identifier inside an import statement names: a module of its path (one
         outside the workspace too: `contextlib` in `from contextlib import x`), or the
         imported name (`a` in `from m import a as b`); False when not in an import."""
-        python = self.ix.module_system(path) == "python"
-        for imp in fi.imports:
-            if not imp.start <= start < imp.end:
-                continue
+        python = None
+        starts = self._import_starts(fi)
+        last = bisect_right(starts, start) - 1  # statements do not nest: only the last one
+        if last < 0 or start >= fi.imports[last].end:  # starting before `start` can hold it
+            return False
+        first = bisect_left(starts, starts[last])
+        for imp in fi.imports[first : last + 1]:  # that statement's records
+            if python is None:
+                python = self.ix.module_system(path) == "python"
             parts = [p for p in imp.module.lstrip(".").split(".") if p] if python else []
             k = -1
             if parts and imp.name is not None:  # `from a.b import c`: the first tokens are a.b
-                starts = self.ix.ensure_occurrences(path).start
-                k = bisect_left(starts, start) - bisect_left(starts, imp.start)
+                occ_starts = self.ix.ensure_occurrences(path).start
+                k = bisect_left(occ_starts, start) - bisect_left(occ_starts, imp.start)
                 in_module = k < len(parts) and parts[k] == name
             else:
                 in_module = name in parts
