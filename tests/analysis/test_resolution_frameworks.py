@@ -91,6 +91,8 @@ FILES = {
         "    app.route('/')\n"
         "    app = Scaffold()\n"
         "    app.route('/b')\n"
+        "\n"
+        "check = lambda app: app.route('/c')\n"
     ),
     "src/fw/hinted.py": (
         "import typing as t\n"
@@ -338,6 +340,7 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
     assert ("tests/test_outside.py", 7) in got
     line, char = _pos(index.root, "tests/test_outside.py", "m.route", 2)
     assert index.references("tests/test_outside.py", line, char).how == "fallback"  # not Scaffold's
+    assert ("tests/test_routes.py", 20) in got  # a lambda's parameter is typed by its call
     assert ("tests/test_routes.py", 18) in got and ("tests/test_routes.py", 16) not in got  # the assignment before the use
 
 

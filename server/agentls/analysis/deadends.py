@@ -72,6 +72,9 @@ class DeadEnds(Values):
         fi = self.ix.files.get(key.path)
         if fi is None or key.scope < 0:
             return False
+        owner = fi.scopes[key.scope].owner  # a named function's: a lambda's or an arrow
+        if owner < 0 or fi.symbols[owner].kind not in ("function", "method"):  # callback's
+            return False  # parameters are typed from the call they are passed to
         syms = [fi.symbols[i] for i in reaching]
         # a parameter node that starts at its name and ends after it has a default
         return bool(syms) and all(s.kind == "parameter" and not s.value and not (s.start == s.sel_start and s.end > s.sel_end) for s in syms)
