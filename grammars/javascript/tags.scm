@@ -273,6 +273,16 @@
 (assignment_expression
   left: (member_expression object: (this) property: (_) @hint.target)
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.value))
+; `const self = this`: an instance of the enclosing class
+(variable_declarator name: (identifier) @hint.target value: (this) @hint.value)
+; `this.x = y`: the field holds what y holds
+(assignment_expression
+  left: (member_expression object: (this) property: (_) @hint.target)
+  right: (identifier) @hint.value)
+; `const { a } = x.y`: a is x.y.a
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @hint.target)
+  value: [(identifier) (member_expression) (this)] @hint.from)
 
 ; ---------------------------------------------------------------- documentation (JSDoc)
 ; Only JSDoc comments (`/** … */`), as in tsserver's hover; the owner is the node captured as

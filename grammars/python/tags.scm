@@ -107,7 +107,7 @@
 ; a property is a value of its return type; a function's call is
 (decorated_definition
   (decorator [(identifier) (attribute)] @_property (#match? @_property "^(functools[.])?(cached_)?property$"))
-  definition: (function_definition name: (identifier) @hint.target return_type: (type) @hint.type))
+  definition: (function_definition name: (identifier) @hint.target return_type: (type) @hint.property))
 (function_definition name: (identifier) @hint.target return_type: (type) @hint.return)
 ; a decorated function is what its topmost decorator makes of it (`@click.command()`)
 (decorated_definition

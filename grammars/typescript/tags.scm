@@ -388,6 +388,101 @@
   left: (member_expression object: (this) property: (_) @hint.target)
   right: (new_expression constructor: [(identifier) (member_expression)] @hint.value))
 
+; `const self = this`: an instance of the enclosing class
+(variable_declarator name: (identifier) @hint.target value: (this) @hint.value)
+
+; A union's first member stands for the union (`source: Observable<T> | undefined`; in
+; `A | B | C` the first member sits one union deeper).
+(variable_declarator
+  name: (identifier) @hint.target
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
+(required_parameter
+  pattern: (identifier) @hint.target
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
+(optional_parameter
+  pattern: (identifier) @hint.target
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
+(public_field_definition
+  name: (_) @hint.target
+  type: (type_annotation (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])))
+(interface_body
+  (property_signature
+    name: (_) @hint.target
+    type: (type_annotation [(generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])])))
+
+; `T[]` is an Array (language.json `array_type`): its members are the built-in Array's.
+(variable_declarator name: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
+(required_parameter pattern: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
+(optional_parameter pattern: (identifier) @hint.target type: (type_annotation (array_type) @hint.array))
+(public_field_definition name: (_) @hint.target type: (type_annotation (array_type) @hint.array))
+(interface_body (property_signature name: (_) @hint.target type: (type_annotation (array_type) @hint.array)))
+(required_parameter
+  pattern: (rest_pattern (identifier) @hint.target)
+  type: (type_annotation (array_type) @hint.array))
+
+; Declared return types: calling the function gives an instance of that type.
+(function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(function_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(generator_function_declaration name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(method_definition name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(method_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(abstract_method_signature name: (_) @hint.target return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))
+(variable_declarator
+  name: (identifier) @hint.target
+  value: [(arrow_function return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])])) (function_expression return_type: (type_annotation [(type_identifier) @hint.value (nested_type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value) (union_type . [(type_identifier) @hint.value (generic_type name: (_) @hint.value)])])]))])
+
+; A callback's untyped parameter takes the type the callee declares for it
+; (`operate((source, subscriber) => …)`, `new Observable((subscriber) => …)`): extract.py
+; writes the value `callee(@k.j)` (or `new callee(@k.j)`) — parameter j of the function
+; passed as argument k — from @hint.args / @hint.fn / @hint.params.
+(call_expression
+  function: [(identifier) (member_expression)] @hint.callee
+  arguments: (arguments
+    [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param))
+     (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param))] @hint.fn) @hint.args)
+(call_expression
+  function: [(identifier) (member_expression)] @hint.callee
+  arguments: (arguments (arrow_function parameter: (identifier) @hint.target @hint.param) @hint.fn) @hint.args)
+(new_expression
+  constructor: [(identifier) (member_expression)] @hint.new
+  arguments: (arguments
+    [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param))
+     (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param))] @hint.fn) @hint.args)
+(new_expression
+  constructor: [(identifier) (member_expression)] @hint.new
+  arguments: (arguments (arrow_function parameter: (identifier) @hint.target @hint.param) @hint.fn) @hint.args)
+
+;   A callback chosen by a condition (`new Observable(c ? (s) => … : (s) => …)`) is the
+;   argument the condition stands in (@hint.arg).
+(new_expression
+  constructor: [(identifier) (member_expression)] @hint.new
+  arguments: (arguments
+    (ternary_expression
+      (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param)) @hint.fn) @hint.arg) @hint.args)
+(call_expression
+  function: [(identifier) (member_expression)] @hint.callee
+  arguments: (arguments
+    (ternary_expression
+      (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @hint.target !type) @hint.param)) @hint.fn) @hint.arg) @hint.args)
+
+; `const { a } = x.y`: a is x.y.a (its declared type, when x.y has one)
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @hint.target)
+  value: [(identifier) (member_expression) (this)] @hint.from)
+
+; `this.x = param`: the field holds what the name holds (a typed parameter, say)
+(assignment_expression
+  left: (member_expression object: (this) property: (_) @hint.target)
+  right: (identifier) @hint.value)
+
+; A value that is a call: what the callee returns (`const s = innerFrom(x)`).
+(variable_declarator
+  name: (identifier) @hint.target
+  value: (call_expression function: [(identifier) (member_expression)] @hint.call))
+(assignment_expression
+  left: (member_expression object: (this) property: (_) @hint.target)
+  right: (call_expression function: [(identifier) (member_expression)] @hint.call))
+
 ; ---------------------------------------------------------------- documentation (JSDoc)
 ; Only JSDoc comments (`/** … */`), as in tsserver's hover; the owner is the node captured as
 ; @definition.* (extract.py joins them by start byte).

@@ -57,9 +57,11 @@ _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
     "import", "import.from", "import.module", "import.name", "import.alias", "import.star",
     "import.default", "import.namespace",
     "reexport", "reexport.from", "reexport.name", "reexport.alias", "reexport.star", "reexport.namespace",
-    "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.type", "hint.alias", "hint.return", "hint.decorator", "hint.items",
-    "doc", "doc.owner",
-    "reference", "member", "skip", "comment", "keyword.name", "keyword.callee", "keyword.args",
+    "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.call",
+    "hint.callee", "hint.new", "hint.args", "hint.arg", "hint.fn", "hint.param", "hint.from", "hint.array",
+    "hint.type", "hint.alias", "hint.return", "hint.decorator", "hint.items", "hint.property", "doc", "doc.owner",
+    "reference", "member", "skip", "comment", "keyed", "keyed.callee", "keyed.new",
+    "keyword.name", "keyword.callee", "keyword.args",
 }  # fmt: skip
 
 

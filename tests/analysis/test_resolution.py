@@ -137,13 +137,10 @@ CASES = [
     ("scopes.py", "other = value", 8, 0, "scopes.py", "value = 2", 0),
     ("scopes.py", "], value", 3, 0, "scopes.py", "def f(value", 6),
     ("scopes.py", "[value for", 1, 0, "scopes.py", "for value in", 4),
-    ("web/src/app.ts", "new Square(2)", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "s.area()", 2, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
-    ("web/src/app.ts", "new Box", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "shapes.unit", 7, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/app.ts", "shapes.Shape", 7, 0, "web/src/lib/shapes.ts", "interface Shape", 10),
     ("web/src/app.ts", "= unit()", 2, 0, "web/src/lib/shapes.ts", "function unit", 9),
-    ("web/src/app.ts", "new Sq", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
     ("web/src/app.ts", "geo.unit", 4, 0, "web/src/lib/shapes.ts", "function unit", 9),
     ("web/src/lib/generic.ts", "items: T[]", 7, 0, "web/src/lib/generic.ts", "pick<T>", 5),
     ("web/src/lib/generic.ts", "get(): V", 7, 0, "web/src/lib/generic.ts", "Box<V>", 4),
@@ -160,7 +157,6 @@ CASES = [
     ("web/src/lib/doc.ts", "Square.area}", 7, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
     ("web/src/lib/doc.ts", "@param size", 7, 0, "web/src/lib/doc.ts", "make(size", 5),
     ("web/src/lib/shapes.ts", "this.area()", 5, 0, "web/src/lib/shapes.ts", "area(): number {", 0),
-    ("web/src/lib/shapes.ts", "new Square(this", 4, 0, "web/src/lib/shapes.ts", "class Square", 6),
 ]
 
 
@@ -194,6 +190,25 @@ def test_definition_resolves(index: WorkspaceIndex, rel: str, needle: str, off: 
     assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
     want = (target, _pos(index.root, target, tneedle, toff))
     assert [(loc.path, loc.start) for loc in res.locations] == [want]
+
+
+NEW_CASES = [
+    ("web/src/app.ts", "new Square(2)", 4),
+    ("web/src/app.ts", "new Box", 4),  # an alias of Square
+    ("web/src/app.ts", "new Sq", 4),
+    ("web/src/lib/shapes.ts", "new Square(this", 4),
+]
+
+
+@pytest.mark.parametrize(("rel", "needle", "off"), NEW_CASES, ids=[c[1] for c in NEW_CASES])
+def test_new_resolves_to_the_class_and_its_constructor(index: WorkspaceIndex, rel: str, needle: str, off: int) -> None:
+    """As the TypeScript language service answers `new Foo(…)`: the class, then the constructor."""
+    line, char = _pos(index.root, rel, needle, off)
+    res = index.definition(rel, line, char)
+    assert res.how == "resolved"
+    shapes = "web/src/lib/shapes.ts"
+    want = [(shapes, _pos(index.root, shapes, "class Square", 6)), (shapes, _pos(index.root, shapes, "constructor", 0))]
+    assert [(loc.path, loc.start) for loc in res.locations] == want
 
 
 def test_every_assignment_of_a_variable_is_a_definition(index: WorkspaceIndex) -> None:
@@ -279,15 +294,20 @@ def test_occurrence_tables_fill_lazily_or_all_at_once(tmp_path: Path) -> None:
     for rel, text in FILES.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    lazy = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
+    lazy = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1, occurrences=False)
     lazy.build()
     assert not any(fi.has_occurrences for fi in lazy.files.values())
     line, char = _pos(tmp_path, "src/pkg/util.py", "def helper", 4)
     by_lazy = lazy.references("src/pkg/util.py", line, char).locations
+    assert by_lazy and any(fi.has_occurrences for fi in lazy.files.values())
+    later = WorkspaceIndex(tmp_path, cache_dir=False, jobs=2, occurrences=False)
+    later.build()
+    assert later.fill_occurrences() == len(later.files)
+    assert later.references("src/pkg/util.py", line, char).locations == by_lazy
     eager = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=2)
-    eager.build()
-    assert eager.fill_occurrences() == len(eager.files)
+    eager.build()  # the build fills them in the same parse
     assert all(fi.has_occurrences for fi in eager.files.values())
+    assert eager.fill_occurrences() == 0
     assert eager.references("src/pkg/util.py", line, char).locations == by_lazy
     warm = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=1)
     assert warm.build()["cached"] == len(FILES) - 1  # tsconfig.json is not an analysed file

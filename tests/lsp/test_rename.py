@@ -150,7 +150,8 @@ REFUSED = [
     (("typescript/src/pricing.ts", "export function computeTotal"), "export function ", "a-b", "'a-b' is not an identifier"),
     (("typescript/src/pricing.ts", "export function computeTotal"), "export function ", "function", "'function' is a reserved word"),
     (("typescript/src/app.ts", "=> readFileSync"), "=> ", "readIt", "'readFileSync' is defined outside the workspace (fs)"),
-    (("typescript/src/pricing.ts", "this.items.push"), "this.items.", "append", "'push' at typescript/src/pricing.ts:19 does not resolve"),
+    (("typescript/src/pricing.ts", "this.items.push"), "this.items.", "append", "'push' is defined outside the workspace"),  # `items: number[]`
+    (("typescript/src/pricing.ts", "thing.weight"), "thing.", "mass", "'weight' at typescript/src/pricing.ts:47 does not resolve"),
 ]
 
 

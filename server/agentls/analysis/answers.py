@@ -7,9 +7,9 @@ Must not know: LSP, tools; positions in and out are (line, UTF-16 character).
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from agentls.analysis import overloads
+from agentls.analysis import declarations, overloads
 from agentls.analysis.docs import detail_of, doc_of
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
 from agentls.analysis.resolve import BUILTINS, Key
@@ -49,7 +49,8 @@ def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Ke
 
 
 #: Name-matched guesses offered when resolution fails: more helps recall, fewer precision
-#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets).
+#: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets for Python;
+#: TypeScript says 2 in language.json `fallback_limit` — 3 cost pooled precision, 2 no recall).
 FALLBACK_LIMIT = 3
 VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
 
@@ -128,100 +129,16 @@ def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Reso
         table = ix.ensure_occurrences(path)
         li = ix.line_index(path)
         end = table.start[occ] + len(name.encode("utf-8"))
-        locs = key_locations(ix, key, overloads.call_arguments(li.data, end) if li else None)
-        if locs:
+        call_args = overloads.call_arguments(li.data, end) if li else None
+        locs = declarations.overloaded(ix, key, path, table.start[occ], call_args) or key_locations(ix, key, call_args)
+        if locs:  # merged declarations, and the constructor `new Foo()` calls
+            locs = declarations.extend(ix, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)
     member = is_member(ix.ensure_occurrences(path).recv[occ])
-    locs = _rank_fallback(ix, name, path, member, FALLBACK_LIMIT)
+    spec = ix.spec(path)
+    limit = spec.options.get("fallback_limit", FALLBACK_LIMIT) if spec is not None else FALLBACK_LIMIT
+    locs = _rank_fallback(ix, name, path, member, limit)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
-
-
-def _class_members(ix: WorkspaceIndex, name: str) -> int:
-    return sum(1 for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS)
-
-
-def _unique_member(ix: WorkspaceIndex, name: str) -> Key | None:
-    """The one class member of that name in the workspace, if there is exactly one."""
-    found = [(p, i) for p, i in ix.defs_by_name().get(name, []) if ix.files[p].scopes[ix.files[p].symbols[i].scope].kind == CLASS]
-    if len(found) != 1:
-        return None
-    p, i = found[0]
-    return Key(p, ix.files[p].symbols[i].scope, name)
-
-
-def _reference_sites(ix: WorkspaceIndex, key: Key, name: str) -> list[tuple[str, int]]:
-    """(path, occurrence) of every use of `key`, aliases included."""
-    out: list[tuple[str, int]] = []
-    unique_member = key.scope >= 0 and ix.files[key.path].scopes[key.scope].kind == CLASS and _class_members(ix, name) == 1
-    for path in list(ix.files):
-        if name not in ix.words(path):
-            continue
-        table = ix.ensure_occurrences(path)
-        names = {name}
-        for imp in ix.files[path].imports:
-            if imp.name == name and imp.alias and imp.alias != name:
-                names.add(imp.alias)
-        memo: dict[Any, Key | None] = {}
-        for n in names:
-            for occ in ix.occurrences_of(path, n):
-                got = ix.resolver.resolve_occurrence(path, occ, memo)
-                if got == key or (got is None and unique_member and n == name and is_member(table.recv[occ]) and not ix.resolver.unknowable(path, occ)):
-                    out.append((path, occ))
-    return out
-
-
-def references(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
-    key, name, occ = key_at(ix, path, line, character)
-    if occ < 0:
-        return Resolution([], "none")
-    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]) and not ix.resolver.unknowable(path, occ):
-        key = _unique_member(ix, name)  # `obj.attr` on an unknown obj: the only `attr` there is
-    if key is None:
-        return _unresolved_references(ix, path, occ, name)
-    decl_sites: set[tuple[str, int]] = set()
-    if key.scope >= 0:
-        fi = ix.files[key.path]
-        for i in ix.bindings(key.path).get((key.scope, key.name), []):
-            decl_sites.add((key.path, fi.symbols[i].sel_start))
-    locs: list[Location] = []
-    for p, o in _reference_sites(ix, key, key.name or name):
-        table = ix.ensure_occurrences(p)
-        start = table.start[o]
-        if not include_declaration and (p, start) in decl_sites:
-            continue
-        n = table.text(o)
-        locs.append(_loc(ix, p, start, start + len(n.encode("utf-8")), n))
-    locs.sort(key=lambda loc: (loc.path, loc.start))
-    return Resolution(locs, "resolved", name)
-
-
-def _unresolved_references(ix: WorkspaceIndex, path: str, occ: int, name: str) -> Resolution:
-    """References of a use that does not resolve: the uses of the same name in the same
-    file that do not resolve either, members with members and plain names with plain names.
-    Every occurrence of the name in the workspace would be mostly noise."""
-    table = ix.ensure_occurrences(path)
-    member = is_member(table.recv[occ])
-    memo: dict[Any, Key | None] = {}
-    locs = []
-    for o in ix.occurrences_of(path, name):
-        if is_member(table.recv[o]) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
-            start = table.start[o]
-            locs.append(_loc(ix, path, start, start + len(name.encode("utf-8")), name))
-    return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")
-
-
-def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
-    locs: list[Location] = []
-    for p in list(ix.files):
-        if name in ix.words(p):
-            table = ix.ensure_occurrences(p)
-            for o in ix.occurrences_of(p, name):
-                start = table.start[o]
-                locs.append(_loc(ix, p, start, start + len(name.encode("utf-8")), name))
-                if len(locs) >= limit:
-                    break
-    locs.sort(key=lambda loc: (loc.path != path, loc.path, loc.start))
-    return Resolution(locs[:limit], "fallback" if locs else "none", name, "every occurrence of the name")
 
 
 def find_definitions(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:

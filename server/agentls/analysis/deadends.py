@@ -12,6 +12,13 @@ from agentls.analysis.values import Values
 
 
 class DeadEnds(Values):
+    def unknowable(self, path: str, occ: int) -> bool:
+        """Whether a member use's receiver surely has no type, so it names no member (see
+        `dead_end`): such a use is no reference even of the only member of its name."""
+        table = self.ix.ensure_occurrences(path)
+        recv = table.recv[occ]
+        return recv >= 0 and self.dead_end(path, table.names[recv], table.start[occ])
+
     def dead_end(self, path: str, text: str, offset: int, depth: int = 0) -> bool:
         """Whether a dotted receiver surely has no workspace type a type checker would know,
         so a member on it names no workspace member: its first name is a parameter with
@@ -52,7 +59,7 @@ class DeadEnds(Values):
             return False
         for i in reaching:
             s = fi.symbols[i]
-            if s.value and not s.value.startswith(("=", "%", "*", "@", "->")):
+            if s.value and not s.value.startswith(("=", "%", "*", "@", "->", "^")):
                 v = self.eval_dotted(key.path, s.value.removesuffix("[]"), max(s.start - 1, 0))
                 if v is not None and v.kind == "external":
                     return True
@@ -64,7 +71,7 @@ class DeadEnds(Values):
         if fi is None or key.scope < 0:
             return False
         syms = [fi.symbols[i] for i in reaching]
-        if not syms or any(not s.value or s.value.startswith(("->", "@", "%", "*")) or s.kind not in ("variable", "field", "attribute") for s in syms):
+        if not syms or any(not s.value or s.value.startswith(("->", "@", "%", "*", "^")) or s.kind not in ("variable", "field", "attribute") for s in syms):
             return False
         return all(self.dead_end(key.path, s.value.removeprefix("="), max(s.start - 1, 0), depth) for s in syms)
 

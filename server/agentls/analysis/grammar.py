@@ -15,7 +15,7 @@ import re
 import threading
 from array import array
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,7 @@ def _suffix_map() -> dict[str, str]:
     return {ext: spec.name for spec in language_specs().values() for ext in spec.extensions}
 
 
+@lru_cache(maxsize=1 << 16)
 def language_for(path: str) -> LanguageSpec | None:
     """The language of a path by its suffix (`.d.ts` counts as TypeScript)."""
     suffix = os.path.splitext(path)[1].lower()

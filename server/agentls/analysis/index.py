@@ -14,11 +14,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache, rename, repo_map, symbols, syntax
+from agentls.analysis import answers, cache, references, rename, repo_map, symbols, syntax
 from agentls.analysis.build import index_files
 from agentls.analysis.grammar import (
     apply_edits,
@@ -28,6 +28,7 @@ from agentls.analysis.grammar import (
     suffixes,
 )
 from agentls.analysis.graph import DependencyGraph, build_graph
+from agentls.analysis.importers import Importers
 from agentls.analysis.model import (
     FileIndex,
     HoverInfo,
@@ -36,6 +37,8 @@ from agentls.analysis.model import (
     SymbolNode,
 )
 from agentls.analysis.modules import EsModules, PythonModules
+from agentls.analysis.name_maps import NameMaps
+from agentls.analysis.projects import Projects
 from agentls.analysis.resolve import Resolver
 from agentls.analysis.tables import CONFIG_FILES, IndexTables
 from agentls.workspace import FileWalker, LineIndex, Workspace
@@ -56,6 +59,7 @@ class WorkspaceIndex(IndexTables):
         cache_dir: str | os.PathLike[str] | None | bool = None,
         progress: Progress | None = None,
         write_cache: bool = True,
+        occurrences: bool = True,
     ) -> None:
         self.workspace = workspace or Workspace(root)
         self.root = self.workspace.root
@@ -68,6 +72,10 @@ class WorkspaceIndex(IndexTables):
             self.cache_dir = Path(cache_dir)
         self.progress = progress
         self.write_cache = write_cache  # False: read the cache, never write it
+        # True: the build fills every occurrence table in the same parse, so a reference
+        # search never parses and nothing is left to do once the build ends; False: they
+        # are filled per file on first use (or by fill_occurrences)
+        self.occurrences = occurrences
         self.files: dict[str, FileIndex] = {}
         self.resolver = Resolver(self)
         self._lock = threading.RLock()
@@ -75,21 +83,29 @@ class WorkspaceIndex(IndexTables):
         self._tables: dict[str, dict[str, Any]] = {}
         self._py: PythonModules | None = None
         self._es: EsModules | None = None
-        self._defs_by_name: dict[str, list[tuple[str, int]]] | None = None
+        self.name_maps = NameMaps()
+        self.generation = 0  # +1 whenever a file's content changes (or the whole index)
+        self.remembered = references.Remembered()
+        self.importers = Importers()
         self._lines: OrderedDict[str, LineIndex] = OrderedDict()
+        self._ascii_starts: dict[str, Any] = {}
         self.walker = FileWalker(self.root, suffixes=(*suffixes(), *CONFIG_FILES))
         self.configs: list[str] = []
         self.built = False
 
     # --- building ------------------------------------------------------------------
-    def build(self) -> dict[str, Any]:
-        """Index the workspace: reuse the cache for unchanged files, parse the rest."""
+    def build(self, save: bool = True) -> dict[str, Any]:
+        """Index the workspace: reuse the cache for unchanged files, parse the rest. With
+        `save` False the cache is left to the caller (`save_cache`, e.g. once the first
+        answers are out); `stats["parsed"]` says whether there is anything new to save."""
         t0 = time.perf_counter()
         paths: list[str] = []
         configs: list[str] = []
         for rel in self.walker.walk():
             (configs if rel.endswith(CONFIG_FILES) else paths).append(rel)
         self.configs = configs
+        outside = Projects(configs, self._read_text).out_of_project  # tsconfig include/exclude/outDir
+        paths = [p for p in paths if not outside(p)]
         cached = cache.load(self.cache_dir, self.root) if self.cache_dir else {}
         fresh: dict[str, FileIndex] = {}
         todo: list[str] = []
@@ -105,16 +121,20 @@ class WorkspaceIndex(IndexTables):
                     continue
             todo.append(rel)
         open_docs = set(self.workspace.open_paths())
-        for fi in index_files(str(self.root), [p for p in todo if p not in open_docs], self.jobs, self.progress):
+        for fi in index_files(str(self.root), [p for p in todo if p not in open_docs], self.jobs, self.progress, occurrences=self.occurrences):
             fresh[fi.path] = fi
         with self._lock:
             self.files = fresh
             self._invalidate_all()
             for rel in open_docs:
                 self._update(rel, None, None)
+            # what the first questions need, made now rather than by them: the word and
+            # definition maps (0.1 s on sympy) and the module maps
+            self.defs_by_name()
+            _ = self.py_modules
             self.built = True
         gc.freeze()  # the index is long-lived: keep the cyclic GC from rescanning it
-        if self.cache_dir and todo and self.write_cache:
+        if save and self.cache_dir and todo and self.write_cache:
             cache.save(self.cache_dir, self.root, self.files)
         return {
             "files": len(self.files),
@@ -143,7 +163,7 @@ class WorkspaceIndex(IndexTables):
         return filled
 
     def save_cache(self) -> None:
-        if self.cache_dir:
+        if self.cache_dir and self.write_cache:
             with self._lock:
                 snapshot = dict(self.files)
             cache.save(self.cache_dir, self.root, snapshot)
@@ -151,13 +171,18 @@ class WorkspaceIndex(IndexTables):
     def _invalidate_all(self) -> None:
         self._tables.clear()
         self._lines.clear()
+        self._ascii_starts.clear()
         self._py = self._es = None
-        self._defs_by_name = None
+        self.name_maps.reset()
+        self.importers.reset()
+        self.generation += 1
 
     def _invalidate(self, rel: str, structural: bool) -> None:
         self._tables.pop(rel, None)
         self._lines.pop(rel, None)
-        self._defs_by_name = None
+        self._ascii_starts.pop(rel, None)
+        self.name_maps.touch(rel)
+        self.importers.touch(rel)
         if structural:
             self._py = self._es = None
 
@@ -169,6 +194,7 @@ class WorkspaceIndex(IndexTables):
             return self._update(self.workspace.relative(path), data, edits)
 
     def _update(self, rel: str, data: bytes | None, edits: list[ByteEdit] | None) -> FileIndex | None:
+        self.generation += 1
         if rel.endswith(CONFIG_FILES):
             if rel not in self.configs:
                 self.configs.append(rel)
@@ -176,6 +202,8 @@ class WorkspaceIndex(IndexTables):
             return None
         if language_for(rel) is None:
             return None
+        if rel not in self.files and self.workspace.document(rel) is None and Projects(self.configs, self._read_text).out_of_project(rel):
+            return None  # build output or a file the project leaves out, not opened in the editor
         if data is None:
             data = self.workspace.read_bytes(rel)
         if data is None or len(data) > MAX_FILE_BYTES or b"\x00" in data[:8192]:
@@ -210,6 +238,7 @@ class WorkspaceIndex(IndexTables):
             self._remove(self.workspace.relative(path))
 
     def _remove(self, rel: str) -> None:
+        self.generation += 1
         self._trees.pop(rel, None)
         if self.files.pop(rel, None) is not None:
             self._invalidate(rel, True)
@@ -225,8 +254,9 @@ class WorkspaceIndex(IndexTables):
         """Pick up changes made on disk outside the editor; return the changed paths."""
         changed: list[str] = []
         seen = set()
+        outside = Projects(self.configs, self._read_text).out_of_project
         for rel in self.walker.walk():
-            if rel.endswith(CONFIG_FILES):
+            if rel.endswith(CONFIG_FILES) or outside(rel):
                 continue
             seen.add(rel)
             if self.workspace.document(rel) is not None:
@@ -262,7 +292,16 @@ class WorkspaceIndex(IndexTables):
     def references(self, path: str, line: int, character: int, include_declaration: bool = True) -> Resolution:
         with self._lock:
             rel = self._rel(path)
-            return answers.references(self, rel, line, character, include_declaration) if rel else Resolution([], "none")
+            return references.references(self, rel, line, character, include_declaration) if rel else Resolution([], "none")
+
+    def references_stream(
+        self, path: str, line: int, character: int, include_declaration: bool = True, slice_s: float = 0.01
+    ) -> Iterator[list[Location]]:
+        """The references of `references`, in slices of about `slice_s` of work each (files
+        in path order, uses in source order). The lock is held per slice only, so other
+        questions are answered between slices; raises references.ContentModified when a
+        file changes before the last slice."""
+        return references.stream(self, self._lock, path, line, character, include_declaration, slice_s)
 
     def find_definitions(self, name: str, path: str | None = None, limit: int = 50) -> Resolution:
         with self._lock:
@@ -270,7 +309,7 @@ class WorkspaceIndex(IndexTables):
 
     def find_references_by_name(self, name: str, path: str | None = None, limit: int = 500) -> Resolution:
         with self._lock:
-            return answers.references_by_name(self, name, self._rel(path) if path else None, limit)
+            return references.references_by_name(self, name, self._rel(path) if path else None, limit)
 
     def rename(self, path: str, line: int | None, character: int | None, new: str, symbol: str = "") -> rename.RenamePlan:
         """Every place the binding at the position (or, without one, `symbol` as named in

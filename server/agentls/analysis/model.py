@@ -94,18 +94,19 @@ class Occurrences(NamedTuple):
         return self.names[self.name[i]]
 
 
-_EAGER = ("path", "language", "size", "mtime_ns")
+_EAGER = ("path", "language", "size", "mtime_ns", "names")
 _LAZY = (
     "has_errors", "scopes", "symbols", "imports", "exports",
-    "names", "occ_name", "occ_start", "occ_recv", "errors",
+    "occ_name", "occ_start", "occ_recv", "errors",
 )
+_KINDS_NOT_DEFS = ("import", "parameter")
 
 
 class FileIndex:
     """Everything extracted from one file. Picklable compactly: the bulk travels as one
     blob that is unpacked on first use, so worker results and the disk cache load fast."""
 
-    __slots__ = (*_EAGER, *_LAZY, "_blob")
+    __slots__ = (*_EAGER, *_LAZY, "_blob", "_top")
     path: str  # relative POSIX path
     language: str
     size: int
@@ -126,10 +127,26 @@ class FileIndex:
         for k in (*_EAGER, *_LAZY):
             setattr(self, k, fields[k])
         self._blob: bytes | None = None
+        self._top: list[tuple[str, int]] | None = None
 
     @property
     def has_occurrences(self) -> bool:
-        return self.occ_start is not None
+        """Whether the occurrence table is filled (read without unpacking the blob: the
+        names travel outside it, and are set together with the table)."""
+        return self.names is not None
+
+    def top_definitions(self) -> list[tuple[str, int]]:
+        """(name, symbol index) of the module- and class-level definitions (imports and
+        parameters left out): what name-matched fallbacks and workspace symbols search.
+        Travels outside the blob, so a workspace-wide map of them unpacks nothing."""
+        if self._top is None:
+            scopes = self.scopes
+            self._top = [
+                (sym.name, i)
+                for i, sym in enumerate(self.symbols)
+                if sym.kind not in _KINDS_NOT_DEFS and scopes[sym.scope].kind in (MODULE, CLASS)
+            ]
+        return self._top
 
     def table(self) -> Occurrences:
         """The occurrence table; only valid once filled (WorkspaceIndex.ensure_occurrences)."""
@@ -146,9 +163,12 @@ class FileIndex:
     def _unpack(self) -> None:
         import pickle
 
-        (has_errors, scopes, symbols, _imports, exports, names, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
-        self.has_errors, self.errors, self.names = has_errors, errors, names
-        self.occ_name, self.occ_start, self.occ_recv = occ_name, occ_start, occ_recv
+        (has_errors, scopes, symbols, _imports, exports, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
+        self.has_errors, self.errors = has_errors, errors
+        try:  # a table filled before the first unpack (has_occurrences unpacks nothing) stays
+            object.__getattribute__(self, "occ_start")
+        except AttributeError:
+            self.occ_name, self.occ_start, self.occ_recv = occ_name, occ_start, occ_recv
         self.scopes = [Scope(*r) for r in scopes]
         self.symbols = [Symbol(*r) for r in symbols]
         self.exports = [Export(*r) for r in exports]
@@ -165,20 +185,26 @@ class FileIndex:
 
         state = (
             self.has_errors, rows(self.scopes), rows(self.symbols), rows(self.imports),
-            rows(self.exports), self.names, self.occ_name, self.occ_start, self.occ_recv, self.errors,
+            rows(self.exports), self.occ_name, self.occ_start, self.occ_recv, self.errors,
         )
         return pickle.dumps(state, protocol=5)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # imports travel outside the blob too: the dependency graph needs only them
+        # imports, names and top-level definitions travel outside the blob: the dependency
+        # graph, the word map and the definitions by name need only them
         imports = [tuple(getattr(o, f) for f in o.__slots__) for o in self.imports]
-        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, imports, self._pack()))
+        top = self.top_definitions()
+        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, imports, self.names, top, self._pack()))
 
 
-def _lazy_file_index(path: str, language: str, size: int, mtime_ns: int, imports: list[tuple[Any, ...]], blob: bytes) -> FileIndex:
+def _lazy_file_index(
+    path: str, language: str, size: int, mtime_ns: int, imports: list[tuple[Any, ...]],
+    names: list[str] | None, top: list[tuple[str, int]], blob: bytes,
+) -> FileIndex:
     fi = FileIndex.__new__(FileIndex)
-    fi.path, fi.language, fi.size, fi.mtime_ns = path, language, size, mtime_ns
+    fi.path, fi.language, fi.size, fi.mtime_ns, fi.names = path, language, size, mtime_ns, names
     fi.imports = [Import(*r) for r in imports]
+    fi._top = top
     fi._blob = blob
     return fi
 

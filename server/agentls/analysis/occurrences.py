@@ -91,6 +91,29 @@ def _keywords(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], 
             skip.discard(k)
 
 
+def _keyed(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], intern: Any) -> set[int]:
+    """Keys of object literals passed to calls (@keyed): receiver `callee(@k)` (`new callee(@k)`),
+    k the argument's index; returns their offsets (no longer skipped)."""
+    keys = refs.get("keyed")
+    if not keys:
+        return set()
+    callees = {(n.parent.start_byte, n.parent.end_byte): (n, False) for n in refs.get("keyed.callee", ())}
+    callees.update({(n.parent.start_byte, n.parent.end_byte): (n, True) for n in refs.get("keyed.new", ())})
+    out: set[int] = set()
+    for key in keys:
+        obj = key.parent.parent  # key → pair → object → arguments → call
+        args = obj.parent
+        got = callees.get((args.parent.start_byte, args.parent.end_byte))
+        if got is None:
+            continue
+        callee = dotted(data[got[0].start_byte : got[0].end_byte].decode("utf-8", "replace"))
+        starts = [c.start_byte for c in args.named_children if c.type != "comment"]
+        if callee and obj.start_byte in starts:
+            recv_of[key.start_byte] = intern(f"{'new ' if got[1] else ''}{callee}(@{starts.index(obj.start_byte)})".encode())
+            out.add(key.start_byte)
+    return out
+
+
 def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tuple[list[str], array[int], array[int], array[int]]:
     """The occurrence table of a file: distinct names and three parallel arrays."""
     names: list[str] = []
@@ -126,6 +149,7 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
         else:
             literal = next((made for pattern, made in literals if pattern.match(recv)), None)
             recv_of[start] = intern(literal) if literal else COMPLEX  # `", ".join` -> `str()`
+    skip -= _keyed(data, refs, recv_of, intern)
     _keywords(data, refs, recv_of, skip, intern)
     occ_name: array[int] = array("I")
     occ_start: array[int] = array("I")

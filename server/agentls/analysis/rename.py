@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from agentls.analysis import answers
+from agentls.analysis import answers, references
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -102,7 +102,7 @@ def plan_rename(ix: WorkspaceIndex, path: str, line: int, character: int, new: s
         raise RenameRefused(f"the name is already {new!r}")
     if key.scope >= 0 and ix.bindings(key.path).get((key.scope, new)):
         raise RenameRefused(f"{new!r} is already defined in the same scope in {key.path}")
-    result = answers.references(ix, path, line, character, True)
+    result = references.references(ix, path, line, character, True)
     plan = RenamePlan(name, new)
     for loc in result.locations:
         li = ix.line_index(loc.path)

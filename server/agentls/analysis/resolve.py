@@ -14,8 +14,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any
 
+from agentls.analysis.callbacks import argument_value
 from agentls.analysis.deadends import DeadEnds
-from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key
+from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
 from agentls.analysis.model import (
     CLASS,
     COMPLEX,
@@ -23,7 +24,6 @@ from agentls.analysis.model import (
     KEYWORD,
     PLAIN,
     FileIndex,
-    Import,
     Occurrences,
     Symbol,
     keyword_callee,
@@ -196,9 +196,15 @@ class Resolver(DeadEnds):
                     return j
         return -1
 
-    def resolve_occurrence(self, path: str, occ: int, memo: dict[Any, Key | None] | None = None) -> Key | None:
+    def resolve_occurrence(
+        self, path: str, occ: int, memo: dict[Any, Any] | None = None, table: Occurrences | None = None
+    ) -> Key | None:
+        """The binding occurrence `occ` of `path` names. `memo` (one per file and question)
+        keeps what a name or a receiver resolved to in each scope: within a scope they
+        resolve alike, and a common name is resolved thousands of times per question."""
         fi = self.ix.files[path]
-        table = self.ix.ensure_occurrences(path)
+        if table is None:
+            table = self.ix.ensure_occurrences(path)
         name = table.text(occ)
         start = table.start[occ]
         recv = table.recv[occ]
@@ -207,7 +213,11 @@ class Resolver(DeadEnds):
             sym = fi.symbols[site]
             if sym.kind == "import":
                 return self.follow_import(path, sym) or Key(path, sym.scope, sym.name)
-            return Key(path, sym.scope, sym.name)
+            own = Key(path, sym.scope, sym.name)
+            owner = fi.scopes[sym.scope].owner
+            if sym.kind == "attribute" and owner >= 0 and self.assigned_only(own):  # `this.x = …` of a base's x
+                return self.member(Value("instance", path, owner), sym.name) or own
+            return own
         if recv == PLAIN:
             imp_key = self._in_import(path, fi, start, name)
             if imp_key is not False:
@@ -231,37 +241,35 @@ class Resolver(DeadEnds):
             return None
         if recv <= KEYWORD:
             return self.keyword_parameter(path, table.names[keyword_callee(recv)], name, start)
-        value = self.eval_dotted(path, table.names[recv], start)
-        return self.member(value, name) if value is not None else None
-
-    def unknowable(self, path: str, occ: int) -> bool:
-        """Whether a member use's receiver surely has no type, so it names no member (see
-        `Values.dead_end`): such a use is no reference even of the only member of its name."""
-        table = self.ix.ensure_occurrences(path)
-        recv = table.recv[occ]
-        return recv >= 0 and self.dead_end(path, table.names[recv], table.start[occ])
-
-    def _import_starts(self, fi: FileIndex) -> list[int]:
-        """The start offsets of a file's import records (in source order, extract.canonical),
-        kept while the file's import list is the same object."""
-        cache: dict[str, tuple[list[Import], list[int]]] = self.__dict__.setdefault("_starts", {})
-        imports = fi.imports
-        got = cache.get(fi.path)
-        if got is None or got[0] is not imports:
-            got = cache[fi.path] = (imports, [imp.start for imp in imports])
-        return got[1]
+        text = table.names[recv]
+        if memo is None:
+            value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
+            return self.member(value, name) if value is not None else None
+        member_key = (self.innermost_scope(fi, start), recv, name)
+        if member_key in memo:
+            return memo[member_key]  # type: ignore[no-any-return]
+        value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
+        memo[member_key] = key = self.member(value, name) if value is not None else None
+        return key
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
         """What an identifier inside an import statement names: a module of its path (one
         outside the workspace too: `contextlib` in `from contextlib import x`), or the
         imported name (`a` in `from m import a as b`); False when not in an import."""
-        python = None
-        starts = self._import_starts(fi)
-        last = bisect_right(starts, start) - 1  # statements do not nest: only the last one
-        if last < 0 or start >= fi.imports[last].end:  # starting before `start` can hold it
+        starts, order = self.ix.import_spans(path)
+        j = bisect_right(starts, start) - 1
+        if j < 0:
             return False
-        first = bisect_left(starts, starts[last])
-        for imp in fi.imports[first : last + 1]:  # that statement's records
+        first = starts[j]  # the records of one statement share its range; statements do not nest
+        candidates = []
+        while j >= 0 and starts[j] == first:
+            candidates.append(order[j])
+            j -= 1
+        python = None
+        for i in sorted(candidates):
+            imp = fi.imports[i]
+            if not imp.start <= start < imp.end:
+                continue
             if python is None:
                 python = self.ix.module_system(path) == "python"
             parts = [p for p in imp.module.lstrip(".").split(".") if p] if python else []

@@ -6,19 +6,51 @@ Must not know: tree-sitter, LSP.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import TYPE_CHECKING
 
+from agentls.analysis.callbacks import callback_parameter, is_callback_hint
+from agentls.analysis.hinted import HintedValues
 from agentls.analysis.hints import returns
 from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
-from agentls.analysis.model import CLASS, FileIndex, Symbol
+from agentls.analysis.model import CLASS, FileIndex
+
+FUNCTIONS = frozenset({"function", "method"})
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
 
-class Values:
+#: Entries of the answer cache before it starts over (a few hundred bytes each).
+CACHE_LIMIT = 200_000
+_MISS = object()
+
+
+class Values(HintedValues):
+    """What receivers evaluate to. `value_of`, `member` and `eval_dotted` answer from a
+    cache valid for one index generation (any edit clears it): they are pure functions of
+    the index (`eval_dotted` of the scope its offset is in), and a reference search asks
+    them the same thing thousands of times (`self.args` through sympy's class tree). A
+    result found is good at any depth; "nothing" found at depth d is good for calls at
+    depth ≥ d (less budget cannot find more), not for shallower ones."""
+
     ix: WorkspaceIndex
+    _cache: dict[tuple[object, ...], tuple[object, int]]
+    _cache_generation: int
+
+    def _cached(self) -> dict[tuple[object, ...], tuple[object, int]]:
+        cache = getattr(self, "_cache", None)
+        if cache is None or self._cache_generation != self.ix.generation or len(cache) > CACHE_LIMIT:
+            cache = self._cache = {}
+            self._cache_generation = self.ix.generation
+        return cache
+
+    @staticmethod
+    def _hit(cache: dict[tuple[object, ...], tuple[object, int]], ck: tuple[object, ...], depth: int) -> object:
+        entry = cache.get(ck)
+        if entry is None:
+            return _MISS
+        result, found_at = entry
+        return result if result is not None or depth >= found_at else _MISS
 
     def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
         raise NotImplementedError
@@ -26,28 +58,26 @@ class Values:
     def member_of_module(self, target: str, name: str, depth: int = 0, star: bool = False) -> Key | None:
         raise NotImplementedError
 
-    def innermost_scope(self, fi: FileIndex, offset: int) -> int:
-        raise NotImplementedError
-
     def _module_file(self, path: str, module: str) -> str | None:
         raise NotImplementedError
 
-    def reaching(self, key: Key, path: str, offset: int) -> list[int]:
-        """The symbols of a binding that give its value at `offset`: used in the scope it
-        binds in, the last assignment before it (source order, as a type checker's flow
-        sees a straight line); from a nested scope, or with none before it, all of them."""
-        fi = self.ix.files.get(key.path)
-        if key.scope < 0 or fi is None:
-            return []
-        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
-        if len(syms) < 2 or key.path != path or self.innermost_scope(fi, offset) != key.scope:
-            return syms
-        before = [i for i in syms if fi.symbols[i].sel_start <= offset]
-        return before[-1:] or syms
+    def innermost_scope(self, fi: FileIndex, offset: int) -> int:
+        raise NotImplementedError
 
     def value_of(self, key: Key, depth: int = 0, syms: list[int] | None = None) -> Value | None:
+        """What a binding evaluates to; `syms`: only those of its symbols (`reaching`)."""
         if depth > MAX_DEPTH:
             return None
+        cache = self._cached()
+        ck = ("v", key, tuple(syms) if syms else None)
+        hit = self._hit(cache, ck, depth)
+        if hit is not _MISS:
+            return hit  # type: ignore[return-value]
+        value = self._value_of(key, depth, syms)
+        cache[ck] = (value, depth)
+        return value
+
+    def _value_of(self, key: Key, depth: int, syms: list[int] | None) -> Value | None:
         if key.scope == EXTERNAL:
             return Value("external", f"{key.path}.{key.name}" if key.name else key.path)
         if key.scope == -1:
@@ -63,34 +93,50 @@ class Values:
                 return Value("class", key.path, i)
             if sym.kind == "module":
                 return Value("module", key.path, i)
-            if sym.value.startswith("@"):  # what its decorator makes of a function
+            if sym.value.startswith("@"):  # what its decorator makes of a function (hints.py)
                 made = self._decorated(key.path, sym, depth + 1)
                 if made is not None:
                     return made
-            if returns(sym.value):  # a function with a return annotation (hints.py)
-                return Value("function", key.path, i)
+            if sym.value.startswith("^"):  # a property: a value of its return type
+                made = self._made(key.path, sym.value[1:], sym.start, depth + 1)
+                if made is not None:
+                    return made
+        for i in syms:
+            if fi.symbols[i].kind in FUNCTIONS or returns(fi.symbols[i].value):
+                return Value("function", key.path, i)  # calling it gives its declared return type
         for i in syms:
             sym = fi.symbols[i]
-            if sym.value.startswith(("@", "->")):
+            if not sym.value or sym.value.startswith(("@", "^")):
                 continue
-            if sym.value.startswith("%"):  # `for x in a.b`: an item of a.b
-                v = self.eval_dotted(key.path, sym.value[1:], max(sym.start - 1, 0), depth + 1)
+            at = max(sym.start - 1, 0)  # just before the statement: `x = x.parent` reads the earlier x
+            if is_callback_hint(sym.value):
+                v = callback_parameter(self, key.path, sym, depth + 1)
+                if v is not None:
+                    return v
+            elif sym.value.startswith("%"):  # `for x in a.b`: an item of a.b
+                v = self.eval_dotted(key.path, sym.value[1:], at, depth + 1)
                 if v is not None and v.kind == "items":
                     return Value("instance", v.path, v.symbol)
-                continue
-            if sym.value.startswith("*"):  # `x: list[Foo]`: a container of Foo
-                v = self._made(key.path, sym.value, max(sym.start - 1, 0), depth + 1)
+            elif sym.value.startswith("*"):  # `x: list[Foo]`: a container of Foo
+                v = self._made(key.path, sym.value, at, depth + 1)
                 if v is not None:
                     return v
-                continue
-            if sym.value.startswith("="):  # `x = a.b`: the value of a.b
-                v = self.eval_dotted(key.path, sym.value[1:], max(sym.start - 1, 0), depth + 1)
+            elif sym.value.startswith("="):  # `x = a.b`: the value of a.b
+                v = self.eval_dotted(key.path, sym.value[1:], at, depth + 1)
                 if v is not None:
                     return v
-            elif sym.value:  # `x = Foo()`, `x: Foo`, `x = make()` with `def make() -> Foo`
+            else:  # `x = Foo()`, `x: Foo`, `x = f()` with f's declared return type
                 generic = sym.value.endswith("[]")  # `x: Foo[T]`
-                v = self.eval_dotted(key.path, sym.value.removesuffix("[]"), max(sym.start - 1, 0), depth + 1)
-                if v is not None and (v.kind in ("class", "function") or (v.kind == "external" and not generic)):
+                v = self.eval_dotted(key.path, sym.value.removesuffix("[]"), at, depth + 1)
+                if v is not None and v.kind == "class":
+                    return Value("instance", v.path, v.symbol)
+                if v is not None and v.kind == "instance":
+                    return v  # `x = f()` with f's declared return type, `self = this`
+                if v is not None and v.kind == "function":
+                    return self._called(v, depth + 1)  # `x = self.make()`, `def make() -> Foo`
+                if v is not None and v.kind == "external" and sym.value.endswith("()"):
+                    return v  # what an outside callee returns, an instance of `T[]` (`Array()`)
+                if v is not None and v.kind == "external" and not generic:
                     return self._called(v, depth + 1)  # `x: str` is a `str()`; an outside
                     # generic stays unknown (what `ContextVar[T].get()` returns is not read)
         return None
@@ -98,6 +144,21 @@ class Values:
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
+        fi = self.ix.files.get(path)
+        if fi is None:
+            return None
+        cache = self._cached()
+        scope = self.innermost_scope(fi, offset)
+        first = text.partition(".")[0].removesuffix("()")
+        ck = ("e", path, scope, text, self.flow_mark(path, fi, scope, first, offset))
+        hit = self._hit(cache, ck, depth)
+        if hit is not _MISS:
+            return hit  # type: ignore[return-value]
+        value = self._eval_dotted(path, text, offset, depth)
+        cache[ck] = (value, depth)
+        return value
+
+    def _eval_dotted(self, path: str, text: str, offset: int, depth: int) -> Value | None:
         parts = text.split(".")
         first = parts[0]
         spec = self.ix.spec(path)
@@ -106,10 +167,11 @@ class Values:
         first = first.removesuffix("()")
         if spec is not None and parts[0] in spec.options.get("super_receivers", ()):
             cls = self.enclosing_class(path, offset)  # `super()`: the bases of the class
-            value = Value("super", cls.path, cls.symbol) if cls is not None else None
-            call = False
+            value, call = (Value("super", cls.path, cls.symbol) if cls is not None else None), False
         elif spec is not None and first in spec.self_names:
             value = self.enclosing_class(path, offset)
+        elif spec is not None and first in spec.options.get("super_names", ()):
+            value, call = self.enclosing_base(path, offset, depth + 1), False  # `super.m`, `super().m`
         else:
             key = self.lookup(path, first, offset, depth + 1)
             value = self.value_of(key, depth + 1, self.reaching(key, path, offset)) if key else None
@@ -124,79 +186,34 @@ class Values:
         return value
 
     def _called(self, value: Value | None, depth: int = 0) -> Value | None:
-        """Calling a class makes an instance, and a function with a return annotation an
-        instance of what it names; other calls are not followed."""
+        """Calling a class makes an instance; calling a function with a declared return type
+        makes an instance of that type; other calls are not followed."""
         if value is None or depth > MAX_DEPTH:
             return None
         if value.kind == "external":
             return Value("external", value.path + "()")
+        if value.kind in ("class", "callable"):
+            return Value("instance", value.path, value.symbol)
         if value.kind == "function":
             sym = self.ix.files[value.path].symbols[value.symbol]
-            return self._made(value.path, returns(sym.value)[2:], sym.start, depth + 1)
-        if value.kind == "callable":
-            return Value("instance", value.path, value.symbol)
-        return Value("instance", value.path, value.symbol) if value.kind == "class" else None
-
-    def _made(self, path: str, text: str, offset: int, depth: int) -> Value | None:
-        """What a call returning `text` (hints.py) makes: an instance of a class, with
-        `->Foo` a callable that makes one, with `*Foo` a container of them."""
-        kind = "callable" if text.startswith("->") else "items" if text.startswith("*") else "instance"
-        made = self.eval_dotted(path, text.lstrip("->*").removesuffix("[]"), offset, depth + 1)
-        if made is None or made.kind != "class":
-            return None
-        return Value(kind, made.path, made.symbol)
-
-    def _decorated(self, path: str, sym: Symbol, depth: int) -> Value | None:
-        """What the topmost decorator makes of a function: `@f` calls f with it, `@f(...)`
-        calls what f returns; among overloads, the first whose return fits that shape."""
-        deco = sym.value[1:].partition(";")[0]
-        called = deco.endswith("()")
-        recv, _, last = deco.removesuffix("()").rpartition(".")
-        if recv:
-            owner = self.eval_dotted(path, recv, sym.start, depth + 1)
-            key = self.member(owner, last, depth + 1) if owner is not None else None
-        else:
-            key = self.lookup(path, last, sym.start, depth + 1)
-        fi = self.ix.files.get(key.path) if key is not None and key.scope >= 0 else None
-        if key is None or fi is None:
-            return None
-        for i in self.ix.bindings(key.path).get((key.scope, key.name), []):
-            d = fi.symbols[i]
-            if d.kind == "class":
-                return None if called else Value("instance", key.path, i)
-            ret = returns(d.value)
-            if ret and (not called or ret.startswith("->->")):
-                made = self._made(key.path, ret[4:] if called else ret[2:], d.start, depth)
-                if made is not None:
-                    return made
+            ret = returns(sym.value)  # Python's `-> Foo` (hints.py), TypeScript's plain type
+            if ret:
+                return self._made(value.path, ret[2:], sym.start, depth + 1)
+            if sym.value and not sym.value.startswith("@"):
+                v = self.eval_dotted(value.path, sym.value, sym.sel_start, depth + 1)
+                return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None
         return None
 
-    def keyword_parameter(self, path: str, callee: str, name: str, offset: int) -> Key | None:
-        """The parameter a keyword argument names: of the function called, or of a class's
-        `__init__`; outside the workspace, a key of its own (`dict(x=1)`)."""
-        recv, _, last = callee.rpartition(".")
-        if recv:
-            owner = self.eval_dotted(path, recv, offset)
-            key = self.member(owner, last) if owner is not None else None
-        else:
-            key = self.lookup(path, last, offset)
-        for _ in range(2):
-            if key is None:
-                return None
-            if key.external or key.scope < 0:
-                return Key(f"{key.path}.{key.name}()", EXTERNAL, name)
-            fi = self.ix.files[key.path]
-            syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
-            if any(s.kind == "class" for s in syms):  # `Foo(x=1)`: Foo.__init__'s x
-                key = self.member(Value("class", key.path, self.ix.bindings(key.path)[(key.scope, key.name)][0]), "__init__")
-                continue
-            starts = self.ix.scope_starts(key.path)
-            for sym in reversed(syms):  # the implementation after its overloads
-                i = bisect_left(starts, sym.start)
-                params = self.ix.bindings(key.path).get((i, name), []) if sym.kind in ("function", "method") and i < len(starts) else []
-                if any(fi.symbols[j].kind == "parameter" for j in params):  # not a local of `**kwargs`
-                    return Key(key.path, i, name)
+    def enclosing_base(self, path: str, offset: int, depth: int = 0) -> Value | None:
+        """What `super` is inside a class's method: an instance of its first base."""
+        this = self.enclosing_class(path, offset)
+        if this is None:
             return None
+        cls = self.ix.files[path].symbols[this.symbol]
+        for base in cls.bases[:1]:
+            v = self.eval_dotted(path, base, cls.start, depth + 1)
+            if v is not None and v.kind in ("class", "instance"):
+                return Value("instance", v.path, v.symbol)
         return None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
@@ -218,6 +235,16 @@ class Values:
     def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None:
         if depth > MAX_DEPTH:
             return None
+        cache = self._cached()
+        ck = ("m", value, name)
+        hit = self._hit(cache, ck, depth)
+        if hit is not _MISS:
+            return hit  # type: ignore[return-value]
+        key = self._member(value, name, depth, seen)
+        cache[ck] = (key, depth)
+        return key
+
+    def _member(self, value: Value, name: str, depth: int, seen: set[tuple[str, int]] | None) -> Key | None:
         if value.kind == "external":
             return Key(value.path, EXTERNAL, name)
         if value.kind == "module":
@@ -234,8 +261,9 @@ class Values:
             return None
         seen.add((value.path, value.symbol))
         scope = self.class_scope(fi, value.symbol)
-        if scope >= 0 and (scope, name) in self.ix.bindings(value.path) and value.kind != "super":
-            return Key(value.path, scope, name)
+        own = Key(value.path, scope, name) if scope >= 0 and (scope, name) in self.ix.bindings(value.path) and value.kind != "super" else None
+        if own is not None and not self.assigned_only(own):
+            return own
         cls = fi.symbols[value.symbol]
         for base in cls.bases:
             base_value = self.eval_dotted(value.path, base, cls.start, depth + 1)
@@ -243,5 +271,14 @@ class Values:
                 key = self.member(base_value, name, depth + 1, seen)
                 if key is not None:
                     return key
-        return None
+        return own
+
+    def assigned_only(self, key: Key) -> bool:
+        """A member the class only assigns (`this.x = …`) where the language makes members
+        declared (language.json `members_declared`): it is a base's member if a base has one."""
+        spec = self.ix.spec(key.path)
+        if spec is None or not spec.options.get("members_declared"):
+            return False
+        fi = self.ix.files[key.path]
+        return all(fi.symbols[i].kind == "attribute" for i in self.ix.bindings(key.path).get((key.scope, key.name), []))
 

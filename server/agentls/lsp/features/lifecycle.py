@@ -8,7 +8,9 @@ index. Capabilities are fixed at `initialize`: a later change of `navigation` ta
 effect when the server restarts (the VS Code extension restarts it).
 
 The cold index runs in a thread and reports `$/progress` when the client supports
-work-done progress; requests wait for it (bounded). Invalid settings are shown to the
+work-done progress; requests wait for it (bounded). The progress ends when answers are
+ready: the build fills every occurrence table in the same parse, so no background work
+is left that a references request would wait for (only the cache is written after). Invalid settings are shown to the
 user and defaults are used.
 """
 
@@ -91,7 +93,7 @@ async def _index(ls: AgentLanguageServer, project: Project) -> None:
 
     project.index.progress = progress
     try:
-        stats = await asyncio.to_thread(project.index.build)
+        stats = await asyncio.to_thread(project.index.build, False)
         for rel in project.workspace.open_paths():  # edits that raced the build
             project.index.update_file(rel)
         project.build_stats = stats
@@ -106,11 +108,11 @@ async def _index(ls: AgentLanguageServer, project: Project) -> None:
     if token:
         ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
     ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=f"agentls: indexed {project.root}: {message}"))
-    try:  # then the occurrence tables, off the request path, so no reference search parses
-        filled = await asyncio.to_thread(project.index.fill_occurrences)
-        log.info("occurrence tables filled for %d files", filled)
+    try:  # the cache, once answers can be given (the build filled every occurrence table)
+        if project.build_stats and project.build_stats.get("parsed"):
+            await asyncio.to_thread(project.index.save_cache)
     except Exception:
-        log.exception("filling occurrence tables failed; they will be filled on demand")
+        log.exception("writing the index cache failed; the next start will index again")
 
 
 async def _pull_configuration(ls: AgentLanguageServer) -> None:

@@ -1,0 +1,91 @@
+"""Definition answers beyond one declaration, as the TypeScript language service gives them:
+merged declarations (an interface and a const, class, function, enum or namespace of the
+same name are one symbol: every declaration answers) and constructor calls (`new Foo()`
+answers the class and the constructor it calls). The words involved (`new`,
+`constructor`) come from language.json (`new_keyword`, `constructor_name`).
+Must not know: tree-sitter, LSP.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentls.analysis.keys import Key
+from agentls.analysis.model import Location
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+TYPE_KINDS = frozenset({"interface", "type"})
+FUNCTION_KINDS = frozenset({"function", "method"})
+VALUE_KINDS = frozenset({"variable", "constant", "class", "function", "enum", "module"})
+
+
+def merged(ix: WorkspaceIndex, key: Key) -> list[int]:
+    """The first declaration of each side (type, value) when a name is declared as both."""
+    if key.scope < 0:
+        return []
+    fi = ix.files[key.path]
+    syms = ix.bindings(key.path).get((key.scope, key.name), [])
+    types = [i for i in syms if fi.symbols[i].kind in TYPE_KINDS]
+    values = [i for i in syms if fi.symbols[i].kind in VALUE_KINDS]
+    if not types or not values:
+        return []
+    return sorted({types[0], values[0]}, key=lambda i: fi.symbols[i].sel_start)
+
+
+def constructor(ix: WorkspaceIndex, path: str, start: int, key: Key) -> Key | None:
+    """The constructor a `new Key(…)` at `start` calls, if the class declares one."""
+    spec = ix.spec(path)
+    new = spec.options.get("new_keyword") if spec is not None else None
+    ctor = spec.options.get("constructor_name") if spec is not None else None
+    li = ix.line_index(path)
+    if not new or not ctor or li is None or not li.data[max(0, start - 64) : start].rstrip().endswith(new.encode()):
+        return None
+    value = ix.resolver.value_of(key)
+    if value is None or value.kind != "class":
+        return None
+    fi = ix.files[value.path]
+    scope = ix.resolver.class_scope(fi, value.symbol)
+    if scope >= 0 and (scope, ctor) in ix.bindings(value.path):
+        return Key(value.path, scope, ctor)
+    return None
+
+
+def overloaded(ix: WorkspaceIndex, key: Key, path: str, start: int, call_args: int | None) -> list[Location] | None:
+    """Where an overloaded function is declared, as the TypeScript language service answers
+    (language.json `overload_signatures`): at one of its declarations, the implementation
+    (the declarations with a body, else the last); at a call, None (the caller picks the
+    overload whose arity fits); anywhere else (an import, a function passed as a value),
+    every declaration."""
+    spec = ix.spec(key.path)
+    if spec is None or not spec.options.get("overload_signatures") or key.scope < 0:
+        return None
+    from agentls.analysis.answers import _sym_loc
+
+    fi = ix.files[key.path]
+    syms = [i for i in ix.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind in FUNCTION_KINDS]
+    if len(syms) < 2:
+        return None
+    if path == key.path and ix.def_sites(path).get(start) in syms:
+        chosen = [i for i in syms if fi.symbols[i].detail_end >= 0] or syms[-1:]
+    elif call_args is not None:
+        return None
+    else:
+        chosen = syms
+    return [_sym_loc(ix, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
+
+
+def extend(ix: WorkspaceIndex, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
+    """`locs` (the key's own declaration) with the merged declarations and the constructor."""
+    from agentls.analysis.answers import _sym_loc, key_locations
+
+    out = list(locs)
+    for i in merged(ix, key):
+        loc = _sym_loc(ix, key.path, i)
+        if loc not in out:
+            out.append(loc)
+    ctor = constructor(ix, path, start, key)
+    if ctor is not None:
+        out += [loc for loc in key_locations(ix, ctor, call_args) if loc not in out]
+    return out

@@ -1,0 +1,231 @@
+"""Find-references: the binding under the cursor, the files that can name it, and every
+use there that resolves to it (aliases included).
+
+A question is planned first (`plan`: the key, the candidate files — the file itself for a
+local, else the files holding the word, from the workspace word map — and the
+declaration sites), then answered file by file (`in_file`), so a caller can answer in
+slices: the language server streams them as partial results and stays responsive (and
+cancellable) between slices. `references` answers in one go.
+Must not know: LSP, tools; positions out are (line, UTF-16 character).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from agentls.analysis.answers import _loc, key_at
+from agentls.analysis.groups import Groups
+from agentls.analysis.keys import Key
+from agentls.analysis.model import BLOCK, FUNCTION, Location, Resolution, is_member
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+
+@dataclass(slots=True)
+class Plan:
+    name: str
+    key: Key | None = None
+    keys: set[Key] = field(default_factory=set)  # the key, or its member group
+    candidates: list[str] = field(default_factory=list)
+    decl_sites: set[tuple[str, int]] = field(default_factory=set)
+    include_declaration: bool = True
+    unique_member: bool = False
+    answer: Resolution | None = None  # answered already (nothing there, or unresolved)
+    generation: int = -1
+    cached: dict[str, list[int]] | None = None  # the uses per file, from an earlier search
+    found: dict[str, list[int]] = field(default_factory=dict)  # the uses per file, as found
+
+
+#: Searches remembered per index (by key, while no file changes): an editor asks again
+#: for the same symbol (peek, then the references view; the agent's tools after the user).
+REMEMBERED = 32
+
+
+class Remembered:
+    """The last REMEMBERED searches' uses per file, valid for one index generation."""
+
+    def __init__(self) -> None:
+        self.generation = -1
+        self.entries: OrderedDict[Key, dict[str, list[int]]] = OrderedDict()
+
+    def get(self, key: Key, generation: int) -> dict[str, list[int]] | None:
+        if generation != self.generation:
+            self.entries.clear()
+            self.generation = generation
+            return None
+        found = self.entries.get(key)
+        if found is not None:
+            self.entries.move_to_end(key)
+        return found
+
+    def put(self, key: Key, generation: int, found: dict[str, list[int]]) -> None:
+        if generation != self.generation:
+            self.entries.clear()
+            self.generation = generation
+        self.entries[key] = found
+        while len(self.entries) > REMEMBERED:
+            self.entries.popitem(last=False)
+
+
+def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Plan:
+    key, name, occ = key_at(ix, path, line, character)
+    if occ < 0:
+        return Plan(name, answer=Resolution([], "none"))
+    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]) and not ix.resolver.unknowable(path, occ):
+        key = Groups(ix).sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
+    if key is None:
+        return Plan(name, answer=_unresolved(ix, path, occ, name))
+    groups = Groups(ix)
+    out = Plan(name, key, groups.group(key), include_declaration=include_declaration)  # a member with the members it implements or overrides
+    scope_kind = ix.files[key.path].scopes[key.scope].kind if key.scope >= 0 and key.path in ix.files else ""
+    for k in out.keys:
+        if k.scope >= 0 and k.path in ix.files:
+            fi = ix.files[k.path]
+            for i in ix.bindings(k.path).get((k.scope, k.name), []):
+                out.decl_sites.add((k.path, fi.symbols[i].sel_start))
+    out.generation = ix.generation
+    out.cached = ix.remembered.get(key, ix.generation)
+    if out.cached is not None:
+        out.candidates = sorted(out.cached)
+        return out
+    wanted = key.name or name
+    # the only class member of that name in the workspace: a member use whose receiver
+    # does not resolve can only mean it
+    out.unique_member = groups.owner(key) is not None and groups.sole_member(key.name) == key
+    if scope_kind in (FUNCTION, BLOCK) and not _keyword_parameter(ix, key):
+        out.candidates = [key.path]  # a local: no other file can name it
+    elif key.scope in (0, -1) and key.path in ix.files:  # module level, or the module
+        reach = ix.importers.candidates(ix, key.path)
+        out.candidates = sorted(f for f in ix.files_with_word(wanted) if f in reach)
+    else:
+        out.candidates = sorted(ix.files_with_word(wanted))
+    return out
+
+
+def _keyword_parameter(ix: WorkspaceIndex, key: Key) -> bool:
+    """A parameter that calls in other files can name (`f(emoji=True)`, language.json
+    `keyword_arguments`): not a local, unless it is the instance (`self`)."""
+    spec = ix.spec(key.path)
+    if spec is None or not spec.options.get("keyword_arguments") or key.name in spec.self_names:
+        return False
+    fi = ix.files[key.path]
+    return any(fi.symbols[i].kind == "parameter" for i in ix.bindings(key.path).get((key.scope, key.name), []))
+
+
+def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
+    """The occurrences in `path` that name the plan's key, in source order."""
+    assert p.key is not None
+    keys, name = p.keys, p.key.name or p.name
+    table = ix.ensure_occurrences(path)
+    names = {name}
+    for imp in ix.files[path].imports:
+        if imp.name == name and imp.alias and imp.alias != name:
+            names.add(imp.alias)
+    memo: dict[Any, Any] = {}
+    found: list[int] = []
+    for n in names:
+        for occ in ix.occurrences_of(path, n):
+            got = ix.resolver.resolve_occurrence(path, occ, memo, table)
+            if got in keys or (got is None and p.unique_member and n == name and is_member(table.recv[occ]) and not ix.resolver.unknowable(path, occ)):
+                found.append(occ)
+    found.sort()
+    return found
+
+
+def in_file(ix: WorkspaceIndex, p: Plan, path: str) -> list[Location]:
+    """The plan's references in one file, in source order (remembered, when the whole
+    search completes, for the next question on the same key)."""
+    if path not in ix.files or p.key is None:
+        return []
+    found = p.cached[path] if p.cached is not None else _uses(ix, p, path)
+    if p.cached is None:
+        if found:
+            p.found[path] = found
+        if path == p.candidates[-1] and ix.generation == p.generation:
+            ix.remembered.put(p.key, p.generation, p.found)
+    table = ix.ensure_occurrences(path)
+    position = ix.positions(path)
+    locs: list[Location] = []
+    for o in found:
+        start = table.start[o]
+        if not p.include_declaration and (path, start) in p.decl_sites:
+            continue
+        n = table.text(o)
+        locs.append(Location(path, position(start), position(start + len(n.encode("utf-8"))), n))
+    return locs
+
+
+def references(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
+    p = plan(ix, path, line, character, include_declaration)
+    if p.answer is not None:
+        return p.answer
+    locs = [loc for candidate in p.candidates for loc in in_file(ix, p, candidate)]
+    return Resolution(locs, "resolved", p.name)
+
+
+class ContentModified(RuntimeError):
+    """The index changed while a streamed answer was being given (LSP: ContentModified)."""
+
+
+def stream(
+    ix: WorkspaceIndex, lock: Any, path: str, line: int, character: int, include_declaration: bool, slice_s: float
+) -> Iterator[list[Location]]:
+    """`references` in slices of about `slice_s` of work, each computed under `lock`."""
+    with lock:
+        rel = ix._rel(path)
+        if rel is None:
+            return
+        p = plan(ix, rel, line, character, include_declaration)
+        generation = ix.generation
+    if p.answer is not None:
+        if p.answer.locations:
+            yield p.answer.locations
+        return
+    i = 0
+    while i < len(p.candidates):
+        with lock:
+            if ix.generation != generation:
+                raise ContentModified("the workspace changed while references were searched")
+            batch: list[Location] = []
+            until = time.perf_counter() + slice_s
+            while True:  # at least one file a slice
+                batch += in_file(ix, p, p.candidates[i])
+                i += 1
+                if i >= len(p.candidates) or time.perf_counter() >= until:
+                    break
+        if batch:
+            yield batch
+
+
+def _unresolved(ix: WorkspaceIndex, path: str, occ: int, name: str) -> Resolution:
+    """References of a use that does not resolve: the uses of the same name in the same
+    file that do not resolve either, members with members and plain names with plain names.
+    Every occurrence of the name in the workspace would be mostly noise."""
+    table = ix.ensure_occurrences(path)
+    member = is_member(table.recv[occ])
+    memo: dict[Any, Any] = {}
+    locs = []
+    for o in ix.occurrences_of(path, name):
+        if is_member(table.recv[o]) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
+            start = table.start[o]
+            locs.append(_loc(ix, path, start, start + len(name.encode("utf-8")), name))
+    return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")
+
+
+def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
+    locs: list[Location] = []
+    for p in sorted(ix.files_with_word(name)):
+        if p in ix.files:
+            table = ix.ensure_occurrences(p)
+            for o in ix.occurrences_of(p, name):
+                start = table.start[o]
+                locs.append(_loc(ix, p, start, start + len(name.encode("utf-8")), name))
+                if len(locs) >= limit:
+                    break
+    locs.sort(key=lambda loc: (loc.path != path, loc.path, loc.start))
+    return Resolution(locs[:limit], "fallback" if locs else "none", name, "every occurrence of the name")
