@@ -427,6 +427,7 @@ def test_keyword_arguments_are_references_of_the_parameter(tmp_path: Path) -> No
         "show(emoji=2)\n"
         "unknown(emoji=3)\n"
     )
+    (tmp_path / "use.py").write_text("from console import Console\n\nConsole().print('y', emoji=False)\n")
     ix = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1)
     ix.build()
 
@@ -434,10 +435,13 @@ def test_keyword_arguments_are_references_of_the_parameter(tmp_path: Path) -> No
         return _pos(tmp_path, "console.py", needle, off, nth)
 
     def refs(needle: str, off: int) -> set[tuple[int, int]]:
-        return {loc.start for loc in ix.references("console.py", *at(needle, off), include_declaration=True).locations}
+        return {loc.start for loc in ix.references("console.py", *at(needle, off), include_declaration=True).locations if loc.path == "console.py"}
 
     print_emoji = {at("text, emoji=None", 6), at("return emoji", 7, 0), at("text, emoji=emoji", 6), at("'x', emoji=True", 5, 0)}
     assert refs("text, emoji=None", 6) == print_emoji
+    line, char = at("text, emoji=None", 6)
+    across = ix.references("console.py", line, char, include_declaration=True).locations
+    assert [(loc.path, loc.start) for loc in across if loc.path == "use.py"] == [("use.py", (2, 21))]  # from an importer
     assert refs("self, emoji: bool", 6) == {at("self, emoji: bool", 6), at("= emoji", 2), at("Console(emoji", 8)}
     assert refs("show(emoji=1", 5) == {at("show(emoji=1", 5), at("return emoji", 7, 2), at("show(emoji=2", 5)}
     res = ix.definition("console.py", *at("'x', emoji=True", 5, 0))

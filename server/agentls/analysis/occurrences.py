@@ -86,7 +86,11 @@ def _keywords(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], 
         if i < 0:
             continue
         callee = _WS.sub(b"", data[callees[i].start_byte : callees[i].end_byte])
-        if dotted(callee.decode("utf-8", "replace")):
+        m = _MEMBER.match(callee)
+        call = _CALL.match(m.group(1)) if m is not None and m.group(1).endswith(b")") else None
+        if call is not None and m is not None:  # `Foo(x).m(k=1)`: the callee is `Foo().m`
+            callee = call.group(1) + b"()." + m.group(2)
+        if dotted(callee.decode("utf-8", "replace").replace("().", ".")):
             recv_of[k] = KEYWORD - intern(callee)
             skip.discard(k)
 

@@ -97,9 +97,10 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
     # the only class member of that name in the workspace: a member use whose receiver
     # does not resolve can only mean it
     out.unique_member = groups.owner(key) is not None and groups.sole_member(key.name) == key
-    if scope_kind in (FUNCTION, BLOCK) and not _keyword_parameter(ix, key):
+    keyword = scope_kind == FUNCTION and _keyword_parameter(ix, key)  # `f(x=1)` elsewhere
+    if scope_kind in (FUNCTION, BLOCK) and not keyword:
         out.candidates = [key.path]  # a local: no other file can name it
-    elif key.scope in (0, -1) and key.path in ix.files:  # module level, or the module
+    elif (key.scope in (0, -1) or keyword) and key.path in ix.files:  # module level, the module, or a parameter its importers name
         reach = ix.importers.candidates(ix, key.path)
         out.candidates = sorted(f for f in ix.files_with_word(wanted) if f in reach)
     else:
