@@ -92,3 +92,36 @@ def test_slices_add_up_to_the_whole_and_an_edit_ends_the_stream(ix: WorkspaceInd
     ix.update_file("use.py", (ix.root / "use.py").read_bytes() + b"\n")
     with pytest.raises(ContentModified):
         list(stream)
+
+
+def test_files_unpacked_past_the_limit_are_packed_again_and_answer_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentls.analysis import model
+
+    for rel, text in FILES.items():
+        (tmp_path / rel).write_text(text)
+    first = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=1)
+    first.build()  # writes the cache: the next index loads every file as a blob
+    want = [(loc.path, loc.start) for loc in first.references("lib.py", 0, 5).locations]
+    want_def = first.definition("use.py", 4, 12).locations
+    monkeypatch.setattr(model, "UNPACKED_KEPT", 1)
+    monkeypatch.setattr(model, "_UNPACKED", model.deque())
+    warm = WorkspaceIndex(tmp_path, cache_dir=tmp_path / "cache", jobs=1)
+    assert warm.build()["cached"] == len(FILES)
+    assert [(loc.path, loc.start) for loc in warm.references("lib.py", 0, 5).locations] == want
+    packed_again = [p for p, fi in warm.files.items() if fi._blob is not None and "symbols" not in _set_slots(fi)]
+    assert packed_again, "no file was packed again under a limit of 1"
+    assert len(model._UNPACKED) == 1
+    assert warm.definition("use.py", 4, 12).locations == want_def
+    warm.remembered.entries.clear()
+    assert [(loc.path, loc.start) for loc in warm.references("lib.py", 0, 5).locations] == want
+
+
+def _set_slots(fi: object) -> set[str]:
+    out = set()
+    for name in ("scopes", "symbols", "occ_start"):
+        try:
+            object.__getattribute__(fi, name)
+            out.add(name)
+        except AttributeError:
+            pass
+    return out

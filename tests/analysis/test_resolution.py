@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from agentls.analysis.index import WorkspaceIndex
+from tests.analysis.workspace import built_index, position
 
 FILES = {
     # --- Python: src-layout package + a second root (tools/) + top-level script ---
@@ -160,35 +161,19 @@ CASES = [
 ]
 
 
-def _pos(root: Path, rel: str, needle: str, offset: int, nth: int = 0) -> tuple[int, int]:
-    seen = 0
-    for n, line in enumerate((root / rel).read_text().splitlines()):
-        col = line.find(needle)
-        while col >= 0:
-            if seen == nth:
-                return n, col + offset
-            seen += 1
-            col = line.find(needle, col + 1)
-    raise AssertionError(f"{needle!r} not in {rel}")
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
-    root = tmp_path_factory.mktemp("resolve")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    ix = WorkspaceIndex(root, cache_dir=False, jobs=1)
-    ix.build()
-    return ix
+    return built_index(tmp_path_factory.mktemp("resolve"), FILES)
 
 
 @pytest.mark.parametrize(("rel", "needle", "off", "nth", "target", "tneedle", "toff"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES])
 def test_definition_resolves(index: WorkspaceIndex, rel: str, needle: str, off: int, nth: int, target: str, tneedle: str, toff: int) -> None:
-    line, char = _pos(index.root, rel, needle, off, nth)
+    line, char = position(index.root, rel, needle, off, nth)
     res = index.definition(rel, line, char)
     assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
-    want = (target, _pos(index.root, target, tneedle, toff))
+    want = (target, position(index.root, target, tneedle, toff))
     assert [(loc.path, loc.start) for loc in res.locations] == [want]
 
 
@@ -203,16 +188,16 @@ NEW_CASES = [
 @pytest.mark.parametrize(("rel", "needle", "off"), NEW_CASES, ids=[c[1] for c in NEW_CASES])
 def test_new_resolves_to_the_class_and_its_constructor(index: WorkspaceIndex, rel: str, needle: str, off: int) -> None:
     """As the TypeScript language service answers `new Foo(…)`: the class, then the constructor."""
-    line, char = _pos(index.root, rel, needle, off)
+    line, char = position(index.root, rel, needle, off)
     res = index.definition(rel, line, char)
     assert res.how == "resolved"
     shapes = "web/src/lib/shapes.ts"
-    want = [(shapes, _pos(index.root, shapes, "class Square", 6)), (shapes, _pos(index.root, shapes, "constructor", 0))]
+    want = [(shapes, position(index.root, shapes, "class Square", 6)), (shapes, position(index.root, shapes, "constructor", 0))]
     assert [(loc.path, loc.start) for loc in res.locations] == want
 
 
 def test_every_assignment_of_a_variable_is_a_definition(index: WorkspaceIndex) -> None:
-    line, char = _pos(index.root, "scopes.py", "return value", 7)
+    line, char = position(index.root, "scopes.py", "return value", 7)
     res = index.definition("scopes.py", line, char)
     assert [loc.start for loc in res.locations] == [(0, 0), (10, 4)]  # `value = 5` is under `global value`
 
@@ -222,7 +207,7 @@ def test_every_assignment_of_a_variable_is_a_definition(index: WorkspaceIndex) -
     [("osp.join", 0, "os.path"), ("osp.join", 4, "os.path.join"), ("x = helper", 0, None)],
 )
 def test_names_from_outside_the_workspace_have_no_location(index: WorkspaceIndex, needle: str, off: int, where: str | None) -> None:
-    line, char = _pos(index.root, "src/pkg/core.py", needle, off)
+    line, char = position(index.root, "src/pkg/core.py", needle, off)
     res = index.definition("src/pkg/core.py", line, char)
     if where is None:  # a local variable: resolved, for contrast
         assert res.how == "resolved"
@@ -252,7 +237,7 @@ def test_unresolvable_member_falls_back_to_ranked_name_matches(index: WorkspaceI
 
 
 def test_references_cross_files_and_aliases(index: WorkspaceIndex) -> None:
-    line, char = _pos(index.root, "src/pkg/util.py", "def helper", 4)
+    line, char = position(index.root, "src/pkg/util.py", "def helper", 4)
     res = index.references("src/pkg/util.py", line, char)
     got = {(loc.path, loc.start[0]) for loc in res.locations}
     assert {("src/pkg/util.py", line), ("src/pkg/core.py", 11), ("tools/runner.py", 6), ("tools/runner.py", 7)} <= got
@@ -297,7 +282,7 @@ def test_occurrence_tables_fill_lazily_or_all_at_once(tmp_path: Path) -> None:
     lazy = WorkspaceIndex(tmp_path, cache_dir=False, jobs=1, occurrences=False)
     lazy.build()
     assert not any(fi.has_occurrences for fi in lazy.files.values())
-    line, char = _pos(tmp_path, "src/pkg/util.py", "def helper", 4)
+    line, char = position(tmp_path, "src/pkg/util.py", "def helper", 4)
     by_lazy = lazy.references("src/pkg/util.py", line, char).locations
     assert by_lazy and any(fi.has_occurrences for fi in lazy.files.values())
     later = WorkspaceIndex(tmp_path, cache_dir=False, jobs=2, occurrences=False)

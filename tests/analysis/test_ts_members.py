@@ -7,11 +7,10 @@ Every fixture has a same-named decoy that must stay out of the answers.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from agentls.analysis.index import WorkspaceIndex
+from tests.analysis.workspace import built_index, position
 
 FILES = {
     "src/types.ts": (
@@ -180,31 +179,15 @@ FILES = {
 }
 
 
-def _pos(root: Path, rel: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[int, int]:
-    seen = 0
-    for n, line in enumerate((root / rel).read_text().splitlines()):
-        col = line.find(needle)
-        while col >= 0:
-            if seen == nth:
-                return n, col + offset
-            seen += 1
-            col = line.find(needle, col + 1)
-    raise AssertionError(f"{needle!r} not in {rel}")
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
-    root = tmp_path_factory.mktemp("tsmembers")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    ix = WorkspaceIndex(root, cache_dir=False, jobs=1)
-    ix.build()
-    return ix
+    return built_index(tmp_path_factory.mktemp("tsmembers"), FILES)
 
 
 def _at(index: WorkspaceIndex, rel: str, needle: str, offset: int = 0, nth: int = 0) -> tuple[str, tuple[int, int]]:
-    return rel, _pos(index.root, rel, needle, offset, nth)
+    return rel, position(index.root, rel, needle, offset, nth)
 
 
 DEFINITIONS = [
@@ -241,14 +224,14 @@ DEFINITIONS = [
 
 @pytest.mark.parametrize(("rel", "needle", "off", "target", "tneedle"), DEFINITIONS, ids=[f"{d[1]}" for d in DEFINITIONS])
 def test_member_definition_through_declared_types(index: WorkspaceIndex, rel: str, needle: str, off: int, target: str, tneedle: str) -> None:
-    line, char = _pos(index.root, rel, needle, off)
+    line, char = position(index.root, rel, needle, off)
     res = index.definition(rel, line, char)
     assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
     assert [(loc.path, loc.start) for loc in res.locations] == [_at(index, target, tneedle)]
 
 
 def _refs(index: WorkspaceIndex, rel: str, needle: str, off: int = 0) -> set[tuple[str, tuple[int, int]]]:
-    line, char = _pos(index.root, rel, needle, off)
+    line, char = position(index.root, rel, needle, off)
     res = index.references(rel, line, char, include_declaration=True)
     assert res.how == "resolved"
     return {(loc.path, loc.start) for loc in res.locations}
@@ -292,7 +275,7 @@ def test_a_generic_parameter_is_not_grouped_with_the_bases_parameter(index: Work
 
 
 def _defs(index: WorkspaceIndex, rel: str, needle: str, off: int = 0) -> list[tuple[str, tuple[int, int]]]:
-    line, char = _pos(index.root, rel, needle, off)
+    line, char = position(index.root, rel, needle, off)
     res = index.definition(rel, line, char)
     assert res.how == "resolved"
     return [(loc.path, loc.start) for loc in res.locations]
@@ -313,10 +296,10 @@ def test_overloaded_functions_answer_as_the_typescript_service(index: WorkspaceI
     over = "src/over.ts"
     sigs = [_at(index, over, "pick", 0, n) for n in range(3)]
     for n in range(3):  # at any declaration: the implementation
-        line, char = _pos(index.root, over, "pick", 0, n)
+        line, char = position(index.root, over, "pick", 0, n)
         assert [(loc.path, loc.start) for loc in index.definition(over, line, char).locations] == [sigs[2]]
     # no implementation (ambient declarations): the last declaration
-    line, char = _pos(index.root, over, "only", 0, 0)
+    line, char = position(index.root, over, "only", 0, 0)
     assert [(loc.path, loc.start) for loc in index.definition(over, line, char).locations] == [_at(index, over, "only", 0, 1)]
     assert _defs(index, "src/over_use.ts", "pick, only }", 0) == sigs  # an import names every declaration
     assert _defs(index, "src/over_use.ts", "pick, only]", 0) == sigs  # so does a function passed as a value
@@ -327,7 +310,7 @@ def test_members_of_an_array_type_are_one_group_outside_the_workspace(index: Wor
     got = _refs(index, "src/arrays.ts", "items.length", 6)
     want = {_at(index, "src/arrays.ts", "items.length", 6), _at(index, "src/arrays.ts", "xs.length", 3), _at(index, "src/arrays.ts", "rest.length", 5)}
     assert got == want  # not the string's length, not Ruler.length
-    line, char = _pos(index.root, "src/arrays.ts", "xs.length", 3)
+    line, char = position(index.root, "src/arrays.ts", "xs.length", 3)
     assert index.definition("src/arrays.ts", line, char).locations == []  # declared outside the workspace
 
 
@@ -341,7 +324,7 @@ def test_this_x_assigns_the_member_a_base_declares(index: WorkspaceIndex) -> Non
 
 
 def test_an_unresolved_member_falls_back_to_two_guesses(index: WorkspaceIndex) -> None:
-    line, char = _pos(index.root, "src/use.ts", "thing.next", 6)
+    line, char = position(index.root, "src/use.ts", "thing.next", 6)
     res = index.definition("src/use.ts", line, char)
     assert res.how == "fallback" and len(res.locations) == 2  # language.json fallback_limit
     assert {loc.name for loc in res.locations} == {"next"}

@@ -10,6 +10,7 @@ import pytest
 
 from agentls.analysis.index import WorkspaceIndex
 from agentls.analysis.projects import Projects
+from tests.analysis.workspace import built_index
 
 FILES = {
     "tsconfig.json": (
@@ -34,13 +35,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
-    root = tmp_path_factory.mktemp("tsprojects")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    ix = WorkspaceIndex(root, cache_dir=False, jobs=1)
-    ix.build()
-    return ix
+    return built_index(tmp_path_factory.mktemp("tsprojects"), FILES)
 
 
 def test_the_project_decides_which_files_are_source(index: WorkspaceIndex) -> None:

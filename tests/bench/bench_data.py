@@ -64,7 +64,8 @@ def _sdist(requirement: str) -> Path:
 
 
 def _extract(archive: Path, member_prefixes: tuple[str, ...], dest: Path) -> None:
-    """Extract members under `<top>/<prefix>` of a tarball into dest (atomically)."""
+    """Extract members under `<top>/<prefix>` of a tarball into dest (atomically); an
+    empty prefix takes everything under `<top>/`."""
     tmp = dest.with_name(dest.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -72,8 +73,8 @@ def _extract(archive: Path, member_prefixes: tuple[str, ...], dest: Path) -> Non
         members = []
         for m in tar.getmembers():
             parts = m.name.split("/", 1)
-            if len(parts) == 2 and any(
-                parts[1] == prefix or parts[1].startswith(prefix + "/")
+            if len(parts) == 2 and parts[1] and any(
+                not prefix or parts[1] == prefix or parts[1].startswith(prefix + "/")
                 for prefix in member_prefixes
             ):
                 m.name = parts[1]
@@ -107,22 +108,8 @@ def whole_sdist(requirement: str) -> Path:
     a user who clones the project opens it: `.data/projects/<name>-<version>/`."""
     name, version = requirement.split("==")
     root = PROJECTS / f"{name}-{version}"
-    if (root / "setup.py").exists() or (root / "pyproject.toml").exists():
-        return root
-    archive = _sdist(requirement)
-    tmp = root.with_name(root.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    with tarfile.open(archive) as tar:
-        members = []
-        for m in tar.getmembers():
-            parts = m.name.split("/", 1)
-            if len(parts) == 2 and parts[1]:
-                m.name = parts[1]
-                members.append(m)
-        tar.extractall(tmp, members=members, filter="data")
-    shutil.rmtree(root, ignore_errors=True)
-    tmp.rename(root)
+    if not ((root / "setup.py").exists() or (root / "pyproject.toml").exists()):
+        _extract(_sdist(requirement), ("",), root)
     return root
 
 

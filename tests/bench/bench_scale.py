@@ -19,10 +19,11 @@ tests, docs' scripts, bin/). Everything is timed in this process, across stdio:
 4. latency — on that server, once idle: definition at N seeded identifier uses
    (bench_positions), references at M of them; each request alone; p50/p95/max; the
    slowest positions are named.
-5. streaming and cancel — references on the heaviest name with a `partialResultToken`
-   (time to the first partial result and to the end); the same request cancelled
-   (`$/cancelRequest`) 50 ms after it is sent (time to its reply), and a definition sent
-   while it runs.
+5. streaming and cancel (before step 4, so no search is remembered yet) — references of
+   the class Symbol with a `partialResultToken` (time to the first partial result and to
+   the end); references of sympy.abc's x cancelled (`$/cancelRequest`) 50 ms after they
+   are sent (time to the reply), with a definition sent meanwhile; a definition sent while
+   the references of S (the singleton registry) run.
 6. warm — the server shut down, a new one on the same cache, timed like cold (3 runs).
 
     .venv/bin/python tests/bench/bench_scale.py [--defs 400] [--refs 200] [--warm 3]
@@ -36,6 +37,7 @@ Must not know: agentls internals (the LSP wire only).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -94,10 +96,8 @@ class Server:
     def rss(self) -> int:
         total = 0
         for pid in self.pids():
-            try:
+            with contextlib.suppress(OSError, ValueError, IndexError):
                 total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
-            except (OSError, ValueError, IndexError):
-                pass
         return total
 
     def cpu_ticks(self) -> int:
@@ -178,6 +178,19 @@ def probes(root: Path) -> dict[str, tuple[str, int, int]]:
     r_rel = "sympy/core/basic.py"
     r_line, r_char = _find(root, r_rel, "def subs(", 0)
     return {"definition": (rel, d_line, d_char), "references": (r_rel, r_line, r_char + 4)}
+
+
+def heavy(root: Path) -> dict[str, tuple[str, int, int]]:
+    """Names used all over sympy, asked nowhere else before step 5 (a search not yet
+    remembered): the class Symbol, the singleton registry S, sympy.abc's x."""
+    sym = _find(root, "sympy/core/symbol.py", "class Symbol(", 0)
+    s = _find(root, "sympy/core/singleton.py", "S = SingletonRegistry()", 0)
+    x = _find(root, "sympy/abc.py", "u, v, w, x, y, z = ", 0)
+    return {
+        "stream": ("sympy/core/symbol.py", sym[0], sym[1] + 6),
+        "cancel": ("sympy/abc.py", x[0], x[1] + 9),
+        "during": ("sympy/core/singleton.py", s[0], s[1]),
+    }
 
 
 def ask_probes(srv: Server, where: dict[str, tuple[str, int, int]], timeout: float = 120) -> tuple[Any, Any]:
@@ -262,18 +275,23 @@ def latency(srv: Server, root: Path, n_defs: int, n_refs: int) -> dict[str, Any]
     return out
 
 
-def streaming_and_cancel(srv: Server, where: dict[str, Any]) -> dict[str, Any]:
+def streaming_and_cancel(srv: Server, root: Path, where: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    p = srv.params(*where["references"])
-    p["context"] = {"includeDeclaration": True}
+    names = heavy(root)
+
+    def refs(which: str) -> dict[str, Any]:
+        p = srv.params(*names[which])
+        p["context"] = {"includeDeclaration": True}
+        return p
+
     # partial results
     srv.partials.clear()
-    p_stream = {**p, "partialResultToken": "bench-partial"}
     a = time.perf_counter()
-    final = srv.client.request("textDocument/references", p_stream, timeout=60)
+    final = srv.client.request("textDocument/references", {**refs("stream"), "partialResultToken": "bench-partial"}, timeout=60)
     end = time.perf_counter()
     time.sleep(0.05)
     out["streamed"] = {
+        "name": "Symbol",
         "partial_messages": len(srv.partials),
         "first_partial_ms": round((srv.partials[0][0] - a) * 1000, 1) if srv.partials else None,
         "partial_locations": sum(n for _, n in srv.partials),
@@ -289,7 +307,7 @@ def streaming_and_cancel(srv: Server, where: dict[str, Any]) -> dict[str, Any]:
     box: list[dict[str, Any]] = []
     client._pending[rid] = (event, box)
     a = time.perf_counter()
-    client._send({"jsonrpc": "2.0", "id": rid, "method": "textDocument/references", "params": p})
+    client._send({"jsonrpc": "2.0", "id": rid, "method": "textDocument/references", "params": refs("cancel")})
     time.sleep(0.05)
     client.notify("$/cancelRequest", {"id": rid})
     d0 = time.perf_counter()
@@ -298,18 +316,27 @@ def streaming_and_cancel(srv: Server, where: dict[str, Any]) -> dict[str, Any]:
     event.wait(60)
     reply = box[0] if box else {}
     out["cancelled"] = {
+        "name": "x (sympy.abc)",
         "reply_after_send_ms": round((time.perf_counter() - a) * 1000, 1),
         "reply": "error " + str(reply["error"].get("code")) if "error" in reply else f"result ({len(reply.get('result') or [])} locations)",
         "definition_meanwhile_ms": round((d1 - d0) * 1000, 1),
     }
     # a definition while a whole references request runs
-    t = threading.Thread(target=lambda: srv.client.request("textDocument/references", p, timeout=60))
+    box2: dict[str, float] = {}
+
+    def whole() -> None:
+        t0 = time.perf_counter()
+        srv.client.request("textDocument/references", refs("during"), timeout=60)
+        box2["ms"] = (time.perf_counter() - t0) * 1000
+
+    t = threading.Thread(target=whole)
     t.start()
     time.sleep(0.02)
     d0 = time.perf_counter()
     srv.client.request("textDocument/definition", srv.params(*where["definition"]), timeout=60)
     out["definition_during_references_ms"] = round((time.perf_counter() - d0) * 1000, 1)
     t.join()
+    out["references_S_ms"] = round(box2.get("ms", -1), 1)
     return out
 
 
@@ -346,12 +373,12 @@ def main() -> None:
     print(f"cold: {json.dumps(cold)}", flush=True)
     load.append(note_load("cold"))
     try:
+        results["streaming_and_cancel"] = streaming_and_cancel(srv, root, where)
+        print(f"streaming/cancel: {json.dumps(results['streaming_and_cancel'])}", flush=True)
         results["latency"] = latency(srv, root, args.defs, args.refs)
         for k in ("definition", "references"):
             r = results["latency"][k]
             print(f"{k}: p50 {r['p50_ms']} / p95 {r['p95_ms']} / max {r['max_ms']} ms; slowest {r['slowest'][:3]}", flush=True)
-        results["streaming_and_cancel"] = streaming_and_cancel(srv, where)
-        print(f"streaming/cancel: {json.dumps(results['streaming_and_cancel'])}", flush=True)
         results["peak_group_rss_mb_whole_session"] = round(srv.peak_rss / MB, 1)
     finally:
         srv.close()

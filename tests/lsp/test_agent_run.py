@@ -96,7 +96,10 @@ async def test_run_streams_events_in_order_and_reports_progress(client: Language
     assert [e["status"] for e in events if e["kind"] == "task"] == ["pending", "running", "done"]
     assert events[0]["title"] == "Read app.py" and events[2]["name"] == "read_file"
     assert events[3]["ok"] is True and "return 1" in events[3]["output"]["content"]
-    progress = client.progress_reports[f"agentls-{run_id}"]
+    token = f"agentls-{run_id}"
+    # the progress end and the `finished` event are separate notifications: wait for both
+    await wait_until(lambda: isinstance((client.progress_reports.get(token) or [None])[-1], lsp.WorkDoneProgressEnd), 10, "the run's progress end")
+    progress = client.progress_reports[token]
     assert isinstance(progress[0], lsp.WorkDoneProgressBegin) and "What does main return?" in (
         progress[0].message or ""
     )

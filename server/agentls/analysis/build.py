@@ -7,6 +7,7 @@ Must not know: resolution, LSP.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing as mp
 import os
@@ -101,9 +102,25 @@ def index_files(
         ctx.set_forkserver_preload(["agentls.analysis.build"])
     else:
         ctx = mp.get_context("fork")
-    with ctx.Pool(jobs, initializer=_init, initargs=(root, occurrences)) as pool:
-        for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
-            done += chunk
-            if progress:
-                progress(min(done, total), total)
-            yield from batch
+    try:
+        with ctx.Pool(jobs, initializer=_init, initargs=(root, occurrences)) as pool:
+            for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
+                done += chunk
+                if progress:
+                    progress(min(done, total), total)
+                yield from batch
+    finally:
+        if ctx.get_start_method() == "forkserver":
+            _release_helpers()
+
+
+def _release_helpers() -> None:
+    """Stop the fork server and the resource tracker a pool leaves running (~30 MB the
+    server would carry for nothing between builds; the next pool starts them again)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    for helper in (getattr(forkserver, "_forkserver", None), getattr(resource_tracker, "_resource_tracker", None)):
+        stop = getattr(helper, "_stop", None)
+        if stop is not None:
+            with contextlib.suppress(Exception):
+                stop()

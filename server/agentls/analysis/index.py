@@ -129,9 +129,11 @@ class WorkspaceIndex(IndexTables):
             for rel in open_docs:
                 self._update(rel, None, None)
             # what the first questions need, made now rather than by them: the word and
-            # definition maps (0.1 s on sympy) and the module maps
+            # definition maps (0.1 s on sympy), the module maps, the import map
             self.defs_by_name()
             _ = self.py_modules
+            if self.files:  # and which file imports which (module-level references)
+                self.importers.candidates(self, next(iter(self.files)))
             self.built = True
         gc.freeze()  # the index is long-lived: keep the cyclic GC from rescanning it
         if save and self.cache_dir and todo and self.write_cache:

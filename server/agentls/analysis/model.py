@@ -7,7 +7,9 @@ the worker processes and the on-disk cache. Must not know: tree-sitter, LSP, too
 
 from __future__ import annotations
 
+import contextlib
 from array import array
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -100,6 +102,12 @@ _LAZY = (
     "occ_name", "occ_start", "occ_recv", "errors",
 )
 _KINDS_NOT_DEFS = ("import", "parameter")
+_REPACKABLE = ("has_errors", "scopes", "symbols", "exports", "occ_name", "occ_start", "occ_recv", "errors")
+#: Files kept unpacked at once, oldest unpacked first out (their blobs stay): every file of
+#: sympy unpacked costs 100 MB over its blobs; a search touching more files than this
+#: unpacks some again (~0.3 ms a file).
+UNPACKED_KEPT = 800
+_UNPACKED: deque[FileIndex] = deque()
 
 
 class FileIndex:
@@ -165,14 +173,29 @@ class FileIndex:
 
         (has_errors, scopes, symbols, _imports, exports, occ_name, occ_start, occ_recv, errors) = pickle.loads(self._blob)  # type: ignore[arg-type]
         self.has_errors, self.errors = has_errors, errors
+        complete = occ_start is not None  # the blob holds everything: it can be unpacked again
         try:  # a table filled before the first unpack (has_occurrences unpacks nothing) stays
             object.__getattribute__(self, "occ_start")
+            complete = False
         except AttributeError:
             self.occ_name, self.occ_start, self.occ_recv = occ_name, occ_start, occ_recv
         self.scopes = [Scope(*r) for r in scopes]
         self.symbols = [Symbol(*r) for r in symbols]
         self.exports = [Export(*r) for r in exports]
-        self._blob = None
+        if not complete:
+            self._blob = None
+            return
+        _UNPACKED.append(self)
+        while len(_UNPACKED) > UNPACKED_KEPT:
+            _UNPACKED.popleft()._repack()
+
+    def _repack(self) -> None:
+        """Back to the blob alone (kept since unpacking): the next use unpacks again."""
+        if object.__getattribute__(self, "_blob") is None:
+            return
+        for name in _REPACKABLE:
+            with contextlib.suppress(AttributeError):
+                object.__delattr__(self, name)
 
     def _pack(self) -> bytes:
         import pickle

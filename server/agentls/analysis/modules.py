@@ -121,6 +121,17 @@ def load_jsonc(text: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def read_config(rel: str, read_text: Callable[[str], str | None]) -> dict | None:  # type: ignore[type-arg]
+    """A tsconfig/jsconfig file's settings; None when it cannot be read or parsed."""
+    text = read_text(rel)
+    if text is None:
+        return None
+    try:
+        return load_jsonc(text)
+    except ValueError:
+        return None
+
+
 class EsModules:
     """Specifier → file for TypeScript/JavaScript files."""
 
@@ -134,12 +145,8 @@ class EsModules:
         self.configs.sort(key=lambda c: -len(c[0]))
 
     def _load_config(self, rel: str, read_text: Callable[[str], str | None], depth: int = 0) -> tuple[str, str | None, dict[str, list[str]]] | None:
-        text = read_text(rel)
-        if text is None:
-            return None
-        try:
-            data = load_jsonc(text)
-        except ValueError:
+        data = read_config(rel, read_text)
+        if data is None:
             return None
         folder = posixpath.dirname(rel)
         base_url: str | None = None

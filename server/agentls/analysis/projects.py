@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from agentls.analysis.modules import load_jsonc
+from agentls.analysis.modules import read_config
 
 TS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs")
@@ -82,12 +82,8 @@ def _join(folder: str, path: str) -> str:
 
 
 def load(rel: str, read_text: Callable[[str], str | None], depth: int = 0) -> Config | None:
-    text = read_text(rel)
-    if text is None:
-        return None
-    try:
-        data = load_jsonc(text)
-    except ValueError:
+    data = read_config(rel, read_text)
+    if data is None:
         return None
     folder = posixpath.dirname(rel)
     cfg = Config(folder)

@@ -12,6 +12,7 @@ Must not know: LSP, tools; positions out are (line, UTF-16 character).
 from __future__ import annotations
 
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
 
+#: A file's uses of a key: their byte offsets, and the name at each (one string when all
+#: are the same name, as they are but for aliases).
+Uses = tuple["array[int]", "str | list[str]"]
+
+
 @dataclass(slots=True)
 class Plan:
     name: str
@@ -37,8 +43,8 @@ class Plan:
     unique_member: bool = False
     answer: Resolution | None = None  # answered already (nothing there, or unresolved)
     generation: int = -1
-    cached: dict[str, list[int]] | None = None  # the uses per file, from an earlier search
-    found: dict[str, list[int]] = field(default_factory=dict)  # the uses per file, as found
+    cached: dict[str, Uses] | None = None  # the uses per file, from an earlier search
+    found: dict[str, Uses] = field(default_factory=dict)  # the uses per file, as found
 
 
 #: Searches remembered per index (by key, while no file changes): an editor asks again
@@ -51,9 +57,9 @@ class Remembered:
 
     def __init__(self) -> None:
         self.generation = -1
-        self.entries: OrderedDict[Key, dict[str, list[int]]] = OrderedDict()
+        self.entries: OrderedDict[Key, dict[str, Uses]] = OrderedDict()
 
-    def get(self, key: Key, generation: int) -> dict[str, list[int]] | None:
+    def get(self, key: Key, generation: int) -> dict[str, Uses] | None:
         if generation != self.generation:
             self.entries.clear()
             self.generation = generation
@@ -63,7 +69,7 @@ class Remembered:
             self.entries.move_to_end(key)
         return found
 
-    def put(self, key: Key, generation: int, found: dict[str, list[int]]) -> None:
+    def put(self, key: Key, generation: int, found: dict[str, Uses]) -> None:
         if generation != self.generation:
             self.entries.clear()
             self.generation = generation
@@ -140,23 +146,28 @@ def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
 
 def in_file(ix: WorkspaceIndex, p: Plan, path: str) -> list[Location]:
     """The plan's references in one file, in source order (remembered, when the whole
-    search completes, for the next question on the same key)."""
+    search completes, for the next question on the same key: as byte offsets and names,
+    so answering it again needs neither the file's tables nor its unpacked index)."""
     if path not in ix.files or p.key is None:
         return []
-    found = p.cached[path] if p.cached is not None else _uses(ix, p, path)
-    if p.cached is None:
+    if p.cached is not None:
+        starts, names = p.cached[path]
+    else:
+        table = ix.ensure_occurrences(path)
+        found = _uses(ix, p, path)
+        starts = array("I", (table.start[o] for o in found))
+        texts = [table.text(o) for o in found]
+        names = texts[0] if texts and texts.count(texts[0]) == len(texts) else texts
         if found:
-            p.found[path] = found
+            p.found[path] = (starts, names)
         if path == p.candidates[-1] and ix.generation == p.generation:
             ix.remembered.put(p.key, p.generation, p.found)
-    table = ix.ensure_occurrences(path)
     position = ix.positions(path)
     locs: list[Location] = []
-    for o in found:
-        start = table.start[o]
+    for k, start in enumerate(starts):
         if not p.include_declaration and (path, start) in p.decl_sites:
             continue
-        n = table.text(o)
+        n = names if isinstance(names, str) else names[k]
         locs.append(Location(path, position(start), position(start + len(n.encode("utf-8"))), n))
     return locs
 

@@ -23,6 +23,9 @@ from agentls.analysis.name_maps import NameMaps
 from agentls.workspace import LineIndex, Workspace
 
 CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
+#: Files whose lookup tables are kept (bindings, definition sites, scope starts...): all
+#: of sympy's cost 49 MB; past this the oldest half is dropped and rebuilt on demand.
+TABLES_KEPT = 800
 _WORD = re.compile(rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
 
 
@@ -70,6 +73,9 @@ class IndexTables:
     def _table(self, path: str) -> dict[str, Any]:
         t = self._tables.get(path)
         if t is None:
+            if len(self._tables) >= TABLES_KEPT:  # derived data: drop the oldest half
+                for old in list(self._tables)[: TABLES_KEPT // 2]:
+                    del self._tables[old]
             t = self._tables[path] = {}
         return t
 

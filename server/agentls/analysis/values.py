@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 #: Entries of the answer cache before it starts over (a few hundred bytes each).
-CACHE_LIMIT = 200_000
+CACHE_LIMIT = 50_000
 _MISS = object()
 
 

@@ -28,6 +28,7 @@ from agentls.lsp.server import AgentLanguageServer, Project
 from agentls.settings import parse_settings
 
 log = logging.getLogger(__name__)
+SAVE_DELAY_S = 2.0
 WATCH_GLOB = "**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}"
 NAVIGATION_METHODS = (
     lsp.TEXT_DOCUMENT_DEFINITION,
@@ -108,8 +109,11 @@ async def _index(ls: AgentLanguageServer, project: Project) -> None:
     if token:
         ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
     ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=f"agentls: indexed {project.root}: {message}"))
-    try:  # the cache, once answers can be given (the build filled every occurrence table)
+    try:  # the cache, once the first questions had their answers (the build filled every
+        # occurrence table; pickling holds the GIL for ~0.2 s on sympy, which the editor's
+        # first requests right after the progress ends should not wait behind)
         if project.build_stats and project.build_stats.get("parsed"):
+            await asyncio.sleep(SAVE_DELAY_S)
             await asyncio.to_thread(project.index.save_cache)
     except Exception:
         log.exception("writing the index cache failed; the next start will index again")

@@ -16,6 +16,7 @@ from pygls.exceptions import JsonRpcContentModified
 
 from agentls.analysis.references import ContentModified
 from agentls.lsp.convert import location_json
+from agentls.lsp.protocol import PlainJson
 from agentls.lsp.server import AgentLanguageServer
 
 
@@ -35,12 +36,12 @@ def register(server: AgentLanguageServer) -> None:
             for batch in stream:
                 items = [location_json(project.root, loc, uris) for loc in batch]
                 if token is not None:
-                    ls.progress(lsp.ProgressParams(token=token, value=items))
+                    ls.protocol.send_plain_notification("$/progress", {"token": token, "value": items})
                 else:
                     out.extend(items)
                 await asyncio.sleep(0)
         except ContentModified as exc:
             raise JsonRpcContentModified(str(exc)) from None
         if token is not None:
-            return []
-        return out or None
+            return PlainJson()
+        return PlainJson(out) if out else None
