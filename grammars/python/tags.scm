@@ -45,6 +45,9 @@
 
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)) @definition.attribute
+(assignment
+  left: [(pattern_list (attribute object: (identifier) @receiver attribute: (identifier) @name))
+         (tuple_pattern (attribute object: (identifier) @receiver attribute: (identifier) @name))]) @definition.attribute
 
 (parameters (identifier) @name) @definition.parameter
 (lambda_parameters (identifier) @name) @definition.parameter
@@ -74,17 +77,43 @@
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.from (wildcard_import) @import.star) @import
 
+; hints (server/agentls/analysis/hints.py): @hint.value a class called, @hint.type an
+; annotation, @hint.alias a dotted value, @hint.return a function's return annotation
 (assignment left: (identifier) @hint.target right: (call function: [(identifier) (attribute)] @hint.value))
-(assignment left: (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
-(typed_parameter (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
-(typed_default_parameter name: (identifier) @hint.target type: (type [(identifier) (attribute)] @hint.value))
+; a call of a subscripted generic makes an instance too: `ConfigAttribute[bool]("X")`
+(assignment left: (identifier) @hint.target right: (call function: (subscript value: [(identifier) (attribute)] @hint.value)))
+(assignment left: (identifier) @hint.target type: (type) @hint.type)
+(assignment left: (identifier) @hint.target right: [(identifier) (attribute)] @hint.alias)
+; `x = x or make()`: the value of its left side (what a checker keeps when it is set)
+(assignment left: (identifier) @hint.target right: (boolean_operator left: [(identifier) (attribute)] @hint.alias operator: "or"))
+(typed_parameter (identifier) @hint.target type: (type) @hint.type)
+(typed_default_parameter name: (identifier) @hint.target type: (type) @hint.type)
 (assignment
   left: (attribute object: (identifier) attribute: (identifier) @hint.target)
   right: (call function: [(identifier) (attribute)] @hint.value))
 (assignment
   left: (attribute object: (identifier) attribute: (identifier) @hint.target)
-  type: (type [(identifier) (attribute)] @hint.value))
+  right: (call function: (subscript value: [(identifier) (attribute)] @hint.value)))
+(assignment
+  left: (attribute object: (identifier) attribute: (identifier) @hint.target)
+  type: (type) @hint.type)
+(assignment
+  left: (attribute object: (identifier) attribute: (identifier) @hint.target)
+  right: [(identifier) (attribute)] @hint.alias)
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @hint.value) alias: (as_pattern_target (identifier) @hint.target)))
+; a loop variable is an item of what the loop iterates (`for p in self.params`)
+(for_statement left: (identifier) @hint.target right: [(identifier) (attribute) (call)] @hint.items)
+(for_in_clause left: (identifier) @hint.target right: [(identifier) (attribute) (call)] @hint.items)
+; a property is a value of its return type; a function's call is
+(decorated_definition
+  (decorator [(identifier) (attribute)] @_property (#match? @_property "^(functools[.])?(cached_)?property$"))
+  definition: (function_definition name: (identifier) @hint.target return_type: (type) @hint.property))
+(function_definition name: (identifier) @hint.target return_type: (type) @hint.return)
+; a decorated function is what its topmost decorator makes of it (`@click.command()`)
+(decorated_definition
+  .
+  (decorator [(identifier) (attribute) (call)] @hint.decorator)
+  definition: (function_definition name: (identifier) @hint.target))
 
 (module . (expression_statement (string) @doc)) @doc.owner
 (function_definition body: (block . (expression_statement (string) @doc))) @doc.owner

@@ -12,6 +12,7 @@ PY_FILES = [
     "src/pkg/core.py",
     "src/pkg/sub/__init__.py",
     "src/pkg/sub/leaf.py",
+    "src/pkg/ns/deep/tool.py",  # folders without __init__.py inside a package: part of it
     "scripts/tool.py",
     "nsroot/nspkg/mod.py",  # namespace package (no __init__.py)
     "stubs/only.pyi",
@@ -25,6 +26,7 @@ PY_FILES = [
         ("src/pkg/__init__.py", "pkg"),
         ("src/pkg/core.py", "pkg.core"),
         ("src/pkg/sub/leaf.py", "pkg.sub.leaf"),
+        ("src/pkg/ns/deep/tool.py", "pkg.ns.deep.tool"),
         ("scripts/tool.py", "tool"),
         ("nsroot/nspkg/mod.py", "mod"),
         ("stubs/only.pyi", "only"),
@@ -36,7 +38,7 @@ def test_module_names(rel: str, name: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "rel"),
-    [("pkg.sub", "src/pkg/sub/__init__.py"), ("nspkg.mod", "nsroot/nspkg/mod.py"), ("nsroot.nspkg.mod", "nsroot/nspkg/mod.py"), ("missing", None)],
+    [("pkg.sub", "src/pkg/sub/__init__.py"), ("tool", "scripts/tool.py"), ("deep.tool", None), ("nspkg.mod", "nsroot/nspkg/mod.py"), ("nsroot.nspkg.mod", "nsroot/nspkg/mod.py"), ("missing", None)],
 )
 def test_files_by_name(name: str, rel: str | None) -> None:
     assert PythonModules(PY_FILES).file_of(name) == rel
@@ -49,6 +51,7 @@ def test_files_by_name(name: str, rel: str | None) -> None:
         ("src/pkg/core.py", ".", "pkg"),
         ("src/pkg/sub/leaf.py", "..core", "pkg.core"),
         ("src/pkg/sub/__init__.py", ".leaf", "pkg.sub.leaf"),
+        ("src/pkg/ns/deep/tool.py", "...core", "pkg.core"),
         ("src/pkg/core.py", "....too.far", None),
         ("src/pkg/core.py", "os.path", "os.path"),
     ],

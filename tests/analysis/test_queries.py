@@ -14,6 +14,8 @@ differ from character columns there). What follows the caret is one expectation:
     no-reference           no occurrence covers the column (a @skip)
     member <receiver>      an occurrence covers the column and its receiver text is <receiver>
                            (`*`: a receiver that is not a dotted name, like `a[0]`)
+    keyword <callee>       an occurrence covers the column: a keyword argument's name in a call
+                           of the dotted name <callee>
     binds <scope kind>     the symbol there binds in a scope of that kind (module, class,
                            function, block)
     exported               the symbol there is marked exported
@@ -41,7 +43,7 @@ import pytest
 
 from agentls.analysis.docs import doc_of
 from agentls.analysis.grammar import Grammar, language_for, language_specs, parse_file
-from agentls.analysis.model import COMPLEX, PLAIN, FileIndex, Symbol
+from agentls.analysis.model import COMPLEX, PLAIN, FileIndex, Symbol, keyword_callee
 from agentls.workspace import LineIndex
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -56,8 +58,10 @@ _CAPTURES = {f"definition.{k}" for k in _KINDS.split()} | {
     "import.default", "import.namespace",
     "reexport", "reexport.from", "reexport.name", "reexport.alias", "reexport.star", "reexport.namespace",
     "export.name", "export.local", "exported", "hint.target", "hint.value", "hint.call",
-    "hint.callee", "hint.new", "hint.args", "hint.arg", "hint.fn", "hint.param", "hint.from", "hint.array", "doc", "doc.owner",
+    "hint.callee", "hint.new", "hint.args", "hint.arg", "hint.fn", "hint.param", "hint.from", "hint.array",
+    "hint.type", "hint.alias", "hint.return", "hint.decorator", "hint.items", "hint.property", "doc", "doc.owner",
     "reference", "member", "skip", "comment", "keyed", "keyed.callee", "keyed.new",
+    "keyword.name", "keyword.callee", "keyword.args",
 }  # fmt: skip
 
 
@@ -170,12 +174,15 @@ def test_expectation(exp: Expectation) -> None:
                 assert getattr(imp, key) == value, f"{key} of {imp}"
     elif what == "no-definition":
         assert not _symbols_at(fi, offset), [(s.name, s.kind) for s in _symbols_at(fi, offset)]
-    elif what in ("reference", "no-reference", "member"):
+    elif what in ("reference", "no-reference", "member", "keyword"):
         occ = _occurrence_at(fi, offset)
         if what == "no-reference":
             assert occ is None, f"occurrence {fi.table().text(occ)!r} at {exp.id}"
             return
         assert occ is not None, f"no occurrence covers {exp.id}"
+        if what == "keyword":
+            callee = keyword_callee(fi.table().recv[occ])
+            assert callee >= 0 and fi.table().names[callee] == args[0], "not a keyword argument"
         if what == "member":
             recv = fi.table().recv[occ]
             assert recv != PLAIN, "a bare name, not a member"

@@ -12,7 +12,7 @@ import pytest
 from agentls.analysis import grammar
 from agentls.analysis.grammar import parse_file
 from agentls.analysis.index import WorkspaceIndex
-from agentls.analysis.model import FileIndex
+from agentls.analysis.model import FileIndex, keyword_callee
 from agentls.workspace import TextChange
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +29,13 @@ FILES = [
 EDITS = ["x", " ", "\n", "", "foo", "self.bar = 1\n", "(", "def inner():\n", "_q", "1"]
 
 
+def _recv(names: list[str], r: int) -> object:
+    """A receiver as text: a dotted name, `kw:<callee>` for a keyword argument, or its marker."""
+    if r >= 0:
+        return names[r]
+    return f"kw:{names[keyword_callee(r)]}" if keyword_callee(r) >= 0 else r
+
+
 def _state(fi: FileIndex) -> tuple[object, ...]:
     def rows(items: list[object]) -> list[tuple[object, ...]]:
         return [tuple(getattr(o, f) for f in o.__slots__) for o in items]  # type: ignore[attr-defined]
@@ -36,7 +43,7 @@ def _state(fi: FileIndex) -> tuple[object, ...]:
     occ = None
     if fi.has_occurrences:
         t = fi.table()
-        occ = [(t.text(i), t.start[i], t.names[t.recv[i]] if t.recv[i] >= 0 else t.recv[i]) for i in range(len(t.start))]
+        occ = [(t.text(i), t.start[i], _recv(t.names, t.recv[i])) for i in range(len(t.start))]
     return rows(fi.scopes), rows(fi.symbols), rows(fi.imports), rows(fi.exports), fi.has_errors, occ
 
 

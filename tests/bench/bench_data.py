@@ -3,7 +3,9 @@
 Corpora are real projects unpacked under tests/bench/.data/projects/<name>/, each holding
 only the package directory (so "every *.py under the root" is "every module of the
 package"): sympy, django and rich from their PyPI sdists, rxjs (TypeScript sources) from
-its npm tarball. npm peers (pyright, typescript 5 — the last line with the JS language
+its npm tarball. flask and click keep their sdist's `src/<package>/` beside its `tests/`
+(PYTHON_MEMBERS): the tests import the package from another source root (`src/`), as in
+a clone of the project. npm peers (pyright, typescript 5 — the last line with the JS language
 service API) live under tests/bench/.tools/. Run directly to fetch everything:
 `.venv/bin/python tests/bench/bench_data.py`. Must not know: agentls.
 """
@@ -31,6 +33,14 @@ PYTHON_PROJECTS: dict[str, tuple[str, str]] = {
     "sympy": ("sympy==1.13.3", "sympy"),
     "django": ("django==5.1.4", "django"),
     "rich": ("rich==13.9.4", "rich"),
+    "flask": ("flask==3.1.0", "flask"),
+    "click": ("click==8.1.8", "click"),
+}
+# name -> the sdist's members kept (default: the package directory alone); the first one
+# holds the package, and its parent folder is a source root
+PYTHON_MEMBERS: dict[str, tuple[str, ...]] = {
+    "flask": ("src/flask", "tests"),
+    "click": ("src/click", "tests"),
 }
 TS_PROJECT = ("rxjs", "7.8.2")  # npm package shipping its .ts sources in src/
 NPM_PEERS = ("pyright@1.1.414", "typescript@5.9.3")
@@ -53,9 +63,9 @@ def _sdist(requirement: str) -> Path:
     return _sdist(requirement)
 
 
-def _extract(archive: Path, member_prefix: str, dest: Path) -> None:
-    """Extract members under `<top>/<member_prefix>` of a tarball into dest (atomically);
-    an empty prefix takes everything under `<top>/`."""
+def _extract(archive: Path, member_prefixes: tuple[str, ...], dest: Path) -> None:
+    """Extract members under `<top>/<prefix>` of a tarball into dest (atomically); an
+    empty prefix takes everything under `<top>/`."""
     tmp = dest.with_name(dest.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -63,25 +73,34 @@ def _extract(archive: Path, member_prefix: str, dest: Path) -> None:
         members = []
         for m in tar.getmembers():
             parts = m.name.split("/", 1)
-            if len(parts) == 2 and parts[1] and (
-                not member_prefix or parts[1] == member_prefix or parts[1].startswith(member_prefix + "/")
+            if len(parts) == 2 and parts[1] and any(
+                not prefix or parts[1] == prefix or parts[1].startswith(prefix + "/")
+                for prefix in member_prefixes
             ):
                 m.name = parts[1]
                 members.append(m)
         if not members:
-            raise RuntimeError(f"{archive}: nothing under {member_prefix!r}")
+            raise RuntimeError(f"{archive}: nothing under {member_prefixes!r}")
         tar.extractall(tmp, members=members, filter="data")
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)
 
 
 def python_project(name: str) -> Path:
-    """The root of an unpacked Python project (contains only its package directory)."""
+    """The root of an unpacked Python project (its package directory, or PYTHON_MEMBERS)."""
     requirement, package = PYTHON_PROJECTS[name]
+    members = PYTHON_MEMBERS.get(name, (package,))
     root = PROJECTS / name
-    if not (root / package / "__init__.py").exists():
-        _extract(_sdist(requirement), package, root)
+    if not (root / members[0] / "__init__.py").exists():
+        _extract(_sdist(requirement), members, root)
     return root
+
+
+def python_source_roots(name: str) -> list[Path]:
+    """The folders a tool must put on its import path to see the project's modules."""
+    root = python_project(name)
+    package_dir = root / PYTHON_MEMBERS.get(name, (PYTHON_PROJECTS[name][1],))[0]
+    return list(dict.fromkeys([root, package_dir.parent]))
 
 
 def whole_sdist(requirement: str) -> Path:
@@ -90,7 +109,7 @@ def whole_sdist(requirement: str) -> Path:
     name, version = requirement.split("==")
     root = PROJECTS / f"{name}-{version}"
     if not ((root / "setup.py").exists() or (root / "pyproject.toml").exists()):
-        _extract(_sdist(requirement), "", root)
+        _extract(_sdist(requirement), ("",), root)
     return root
 
 

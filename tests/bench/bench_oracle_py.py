@@ -2,7 +2,8 @@
 
 Answers are sets of (workspace-relative path, 0-based line, UTF-16 start character);
 anything outside the project (stdlib, typeshed, site-packages) is dropped. jedi runs
-in-process with `jedi.Project(root, sys_path=[root] + the stdlib)` (the venv's
+in-process with `jedi.Project(root, sys_path=<source roots> + the stdlib)` (the source
+roots: the project root, and `src/` where the package lives there; the venv's
 site-packages are left out so an installed copy of the project never answers);
 pyright runs as `pyright-langserver --stdio` with the venv taken off PATH, driven by
 bench_lsp.LspClient. Must not know: agentls.
@@ -52,11 +53,12 @@ def _relative(root: Path, path: Path | str | None) -> str | None:
 
 
 # --- jedi -------------------------------------------------------------------------------
-def jedi_project(root: Path) -> Any:
+def jedi_project(root: Path, source_roots: list[Path] | None = None) -> Any:
     import jedi
 
     stdlib = {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]}
-    sys_path = [str(root)] + [
+    roots = [str(os.path.realpath(r)) for r in (source_roots or [root])]
+    sys_path = roots + [
         p
         for p in sys.path
         if p and ("site-packages" not in p) and any(p.startswith(s) for s in stdlib)
@@ -76,13 +78,17 @@ def _jedi_names(root: Path, lines: LineText, names: list[Any]) -> Answer:
 
 
 def jedi_answers(
-    root: Path, positions: list[Position], references: bool = True, log_every: int = 20
+    root: Path,
+    positions: list[Position],
+    references: bool = True,
+    log_every: int = 20,
+    source_roots: list[Path] | None = None,
 ) -> dict[str, Any]:
     """key -> {definition, references, def_s, ref_s[, error]} for each position."""
     import jedi
 
     root = Path(os.path.realpath(root))
-    project = jedi_project(root)
+    project = jedi_project(root, source_roots)
     lines = LineText(root)
     out: dict[str, Any] = {}
     for i, pos in enumerate(positions):

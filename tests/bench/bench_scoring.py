@@ -56,7 +56,9 @@ def score(
     targets: dict[str, set[Loc] | None],
     ours: dict[str, Any],
     feature: str,
+    limit: int | None = 20,
 ) -> dict[str, Any]:
+    """Scores of one feature; `limit` misses and false hits are listed (None: all)."""
     hits = tsize = osize = line_hits = line_osize = line_tsize = 0
     recalls: list[float] = []
     precisions: list[float] = []
@@ -130,8 +132,11 @@ def score(
         "how": hows,
         "misses_total": len(misses),
         "false_hits_total": len(false_hits),
-        "misses": misses[:20],
-        "false_hits": false_hits[:20],
+        "misses": misses[:limit],
+        "false_hits": false_hits[:limit],
+        "hits_micro": hits,
+        "target_size_micro": tsize,
+        "answer_size_micro": osize,
     }
 
 

@@ -71,7 +71,7 @@ def key_locations(ix: WorkspaceIndex, key: Key, call_args: int | None = None) ->
     if not syms:
         return []
     kinds = {fi.symbols[i].kind for i in syms}
-    if kinds <= VARIABLE_KINDS:
+    if kinds <= VARIABLE_KINDS | {"parameter"}:  # a parameter assigned again: every assignment too
         declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
         if not declared or fi.language == "python":
             return [_sym_loc(ix, key.path, i) for i in syms]

@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from agentls.analysis.hints import hint_value
+from agentls.analysis.hints import Hints
 from agentls.analysis.imports import import_records
 from agentls.analysis.model import (
     BLOCK,
@@ -133,13 +133,12 @@ def build(
     raw_scopes: list[tuple[int, int, str]] = []
     docs: dict[int, tuple[int, int]] = {}
     bases: dict[int, tuple[str, ...]] = {}
-    hints: dict[int, str] = {}
+    hints = Hints(spec)
     import_caps: list[dict[str, list[Any]]] = []
     export_caps: list[dict[str, list[Any]]] = []
     exported_starts: set[int] = set()
     nonlocals: list[tuple[int, str]] = []
     roles = _roles(spec)
-    wrappers, array = frozenset(spec.options.get("type_wrappers", ())), spec.options.get("array_type")
     for pattern, caps in matches:
         role = roles.get(pattern)
         if role is None:
@@ -167,9 +166,7 @@ def build(
                 found += _split_bases(_text(data, node))
             bases[owner] = bases.get(owner, ()) + found
         elif role[0] == "hint":
-            value = hint_value(data, caps, wrappers, array)
-            if value:
-                hints.setdefault(caps["hint.target"][0].start_byte, value)
+            hints.add(data, caps)
         elif role[0] in ("global", "nonlocal"):
             node = caps[role[0]][0]
             nonlocals.append((node.start_byte, role[0] + ":" + _text(data, node)))
@@ -234,7 +231,7 @@ def build(
             doc_start=doc[0] if doc else -1,
             doc_end=doc[1] if doc else -1,
             bases=bases.get(start, ()),
-            value=hints.get(sel, ""),
+            value=hints.get(sel),
             exported=start in exported_starts,
         )
         if scoped:

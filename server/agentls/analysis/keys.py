@@ -26,7 +26,7 @@ class Key(NamedTuple):
 class Value(NamedTuple):
     """What a receiver evaluates to: a module, a class (object or instance)."""
 
-    kind: str  # module | class | instance
+    kind: str  # module | class | instance | external | super (the bases of a class, for `super()`) | function (with a return annotation) | callable (what calling it makes: an instance of path:symbol)
     path: str
     symbol: int = -1
 

@@ -20,6 +20,12 @@ MODULE, CLASS, FUNCTION, BLOCK = "module", "class", "function", "block"
 PLAIN = -1  # a bare name
 COMPLEX = -2  # a member whose receiver is not a dotted name (call, subscript, ...)
 DOC_PARAM = -3  # `@param name` in a doc comment: a parameter of the next definition
+KEYWORD = -16  # and below: a keyword argument's name; KEYWORD - recv indexes the callee's name
+
+
+def keyword_callee(recv: int) -> int:
+    """The names index of the called dotted name of a keyword argument's occurrence, or -1."""
+    return KEYWORD - recv if recv <= KEYWORD else -1
 
 
 def is_member(recv: int) -> bool:

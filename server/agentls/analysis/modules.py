@@ -2,7 +2,8 @@
 
 Python: dotted module names from source roots discovered in the workspace (every folder
 above a package that has no `__init__.py` is a root, so src-layouts and several roots
-work), relative imports by level. ES (TypeScript/JavaScript): relative specifiers with
+work; a folder without one inside a package is a namespace part of that package),
+relative imports by level. ES (TypeScript/JavaScript): relative specifiers with
 suffix and `index.*` probing, `tsconfig.json` `baseUrl` and `paths`.
 Must not know: parsing, LSP.
 """
@@ -37,6 +38,18 @@ class PythonModules:
         files = sorted(p for p in paths if p.endswith(PY_SUFFIXES))
         present = set(files)
         package_dirs = {posixpath.dirname(p) for p in files if _is_init(p)}
+        in_package: dict[str, bool] = {}
+
+        def named(d: str) -> bool:
+            """A package, or a folder without `__init__.py` inside one (a namespace portion
+            of it: flask's `sansio/` makes `flask.sansio.app`, not a root of `app`)."""
+            if d in package_dirs:
+                return True
+            got = in_package.get(d)
+            if got is None:
+                parent = posixpath.dirname(d)
+                got = in_package[d] = bool(parent) and named(parent)
+            return got
         self.by_name: dict[str, str] = {}
         self.name_of: dict[str, str] = {}
         self.roots: set[str] = set()
@@ -47,7 +60,7 @@ class PythonModules:
             folder = posixpath.dirname(rel)
             parts = [] if _is_init(rel) else [posixpath.splitext(posixpath.basename(rel))[0]]
             d = folder
-            while d and d in package_dirs:
+            while d and named(d):
                 parts.insert(0, posixpath.basename(d))
                 d = posixpath.dirname(d)
             if not d and "" in package_dirs and root_name.isidentifier():

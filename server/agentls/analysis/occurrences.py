@@ -1,6 +1,7 @@
 """The occurrence table of a file: every identifier use, with the dotted receiver of
-member accesses (`a.b.c` → `c` with receiver `a.b`; `Foo(x).m` → receiver `Foo()`), and
-the uses that doc comments name (`{@link X}`, `@param x`).
+member accesses (`a.b.c` → `c` with receiver `a.b`; `Foo(x).m` → receiver `Foo()`; a
+literal `", ".join` → receiver `str()`, language data), and the uses that doc comments
+name (`{@link X}`, `@param x`).
 Must not know: tree-sitter beyond node byte offsets, resolution, LSP.
 """
 
@@ -8,9 +9,10 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from typing import Any
 
-from agentls.analysis.model import COMPLEX, DOC_PARAM, PLAIN
+from agentls.analysis.model import COMPLEX, DOC_PARAM, KEYWORD, PLAIN
 
 _MEMBER = re.compile(rb"(.*?)\s*\??\.\s*(#?[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)$", re.S)
 _DOTTED = re.compile(r"^[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*(?:\.[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)*$")
@@ -23,6 +25,20 @@ def dotted(text: str) -> str | None:
     """`text` without spaces if it is a dotted name (`a.b.c`), else None."""
     text = _SPACES.sub("", text)
     return text if _DOTTED.match(text) else None
+
+
+_LITERALS: dict[str, list[tuple[re.Pattern[bytes], bytes]]] = {}
+
+
+def _literal_receivers(spec: Any) -> list[tuple[re.Pattern[bytes], bytes]]:
+    """language.json `literal_receivers`: a literal receiver's pattern and the call that
+    makes such a value (`"…"` → `str()`), so its members resolve like the class's."""
+    if spec is None:
+        return []
+    got = _LITERALS.get(spec.name)
+    if got is None:
+        got = _LITERALS[spec.name] = [(re.compile(p.encode()), m.encode()) for p, m in spec.options.get("literal_receivers", ())]
+    return got
 
 
 def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, int], intern: Any) -> list[tuple[int, int]]:
@@ -47,6 +63,36 @@ def _doc_uses(data: bytes, comments: list[Any], spec: Any, recv_of: dict[int, in
                 recv_of[m.start(1)] = DOC_PARAM
                 spans.append((m.start(1), m.end(1)))
     return spans
+
+
+def _keywords(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], skip: set[int], intern: Any) -> None:
+    """Keyword-argument names of calls with a dotted callee become uses marked with the
+    callee (KEYWORD - its names index): each pairs with the innermost argument list that
+    holds it, and a call's callee and argument list come in the same order."""
+    names = refs.get("keyword.name")
+    if not names:
+        return
+    # a call with several keywords matches once per keyword: one callee and one list each
+    callees = sorted({(n.start_byte, n.end_byte): n for n in refs.get("keyword.callee", ())}.values(), key=lambda n: (n.start_byte, n.end_byte))
+    args = sorted({(n.start_byte, n.end_byte): n for n in refs.get("keyword.args", ())}.values(), key=lambda n: n.start_byte)
+    if len(callees) != len(args):
+        return
+    arg_starts = [a.start_byte for a in args]
+    for node in names:
+        k = node.start_byte
+        i = bisect_right(arg_starts, k) - 1
+        while i >= 0 and args[i].end_byte <= k:
+            i -= 1
+        if i < 0:
+            continue
+        callee = _WS.sub(b"", data[callees[i].start_byte : callees[i].end_byte])
+        m = _MEMBER.match(callee)
+        call = _CALL.match(m.group(1)) if m is not None and m.group(1).endswith(b")") else None
+        if call is not None and m is not None:  # `Foo(x).m(k=1)`: the callee is `Foo().m`
+            callee = call.group(1) + b"()." + m.group(2)
+        if dotted(callee.decode("utf-8", "replace").replace("().", ".")):
+            recv_of[k] = KEYWORD - intern(callee)
+            skip.discard(k)
 
 
 def _keyed(data: bytes, refs: dict[str, list[Any]], recv_of: dict[int, int], intern: Any) -> set[int]:
@@ -87,6 +133,7 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
         return i
 
     member = _MEMBER.match
+    literals = _literal_receivers(spec)
     for node in refs.get("member", ()):
         end = node.end_byte
         m = member(data, node.start_byte, end)
@@ -104,8 +151,10 @@ def occurrences(data: bytes, refs: dict[str, list[Any]], spec: Any = None) -> tu
         if recv and dotted(recv.decode("utf-8", "replace")):
             recv_of[start] = intern(recv)
         else:
-            recv_of[start] = COMPLEX
+            literal = next((made for pattern, made in literals if pattern.match(recv)), None)
+            recv_of[start] = intern(literal) if literal else COMPLEX  # `", ".join` -> `str()`
     skip -= _keyed(data, refs, recv_of, intern)
+    _keywords(data, refs, recv_of, skip, intern)
     occ_name: array[int] = array("I")
     occ_start: array[int] = array("I")
     occ_recv: array[int] = array("i")

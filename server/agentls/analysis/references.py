@@ -82,7 +82,7 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Plan(name, answer=Resolution([], "none"))
-    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]):
+    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]) and not ix.resolver.unknowable(path, occ):
         key = Groups(ix).sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return Plan(name, answer=_unresolved(ix, path, occ, name))
@@ -103,14 +103,25 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
     # the only class member of that name in the workspace: a member use whose receiver
     # does not resolve can only mean it
     out.unique_member = groups.owner(key) is not None and groups.sole_member(key.name) == key
-    if scope_kind in (FUNCTION, BLOCK):
+    keyword = scope_kind == FUNCTION and _keyword_parameter(ix, key)  # `f(x=1)` elsewhere
+    if scope_kind in (FUNCTION, BLOCK) and not keyword:
         out.candidates = [key.path]  # a local: no other file can name it
-    elif key.scope in (0, -1) and key.path in ix.files:  # module level, or the module
+    elif (key.scope in (0, -1) or keyword) and key.path in ix.files:  # module level, the module, or a parameter its importers name
         reach = ix.importers.candidates(ix, key.path)
         out.candidates = sorted(f for f in ix.files_with_word(wanted) if f in reach)
     else:
         out.candidates = sorted(ix.files_with_word(wanted))
     return out
+
+
+def _keyword_parameter(ix: WorkspaceIndex, key: Key) -> bool:
+    """A parameter that calls in other files can name (`f(emoji=True)`, language.json
+    `keyword_arguments`): not a local, unless it is the instance (`self`)."""
+    spec = ix.spec(key.path)
+    if spec is None or not spec.options.get("keyword_arguments") or key.name in spec.self_names:
+        return False
+    fi = ix.files[key.path]
+    return any(fi.symbols[i].kind == "parameter" for i in ix.bindings(key.path).get((key.scope, key.name), []))
 
 
 def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
@@ -127,7 +138,7 @@ def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
     for n in names:
         for occ in ix.occurrences_of(path, n):
             got = ix.resolver.resolve_occurrence(path, occ, memo, table)
-            if got in keys or (got is None and p.unique_member and n == name and is_member(table.recv[occ])):
+            if got in keys or (got is None and p.unique_member and n == name and is_member(table.recv[occ]) and not ix.resolver.unknowable(path, occ)):
                 found.append(occ)
     found.sort()
     return found

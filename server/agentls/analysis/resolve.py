@@ -11,18 +11,28 @@ Must not know: tree-sitter, LSP, how files are read.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any
 
 from agentls.analysis.callbacks import argument_value
+from agentls.analysis.deadends import DeadEnds
 from agentls.analysis.keys import BUILTINS, EXTERNAL, MAX_DEPTH, Key, Value
-from agentls.analysis.model import CLASS, COMPLEX, DOC_PARAM, PLAIN, FileIndex, Occurrences, Symbol
-from agentls.analysis.values import Values
+from agentls.analysis.model import (
+    CLASS,
+    COMPLEX,
+    DOC_PARAM,
+    KEYWORD,
+    PLAIN,
+    FileIndex,
+    Occurrences,
+    Symbol,
+    keyword_callee,
+)
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
-class Resolver(Values):
+class Resolver(DeadEnds):
     def __init__(self, index: WorkspaceIndex) -> None:
         self.ix = index
 
@@ -229,11 +239,15 @@ class Resolver(Values):
                 if scope < len(starts) and (scope, name) in self.ix.bindings(path):
                     return Key(path, scope, name)
             return None
+        if recv <= KEYWORD:
+            return self.keyword_parameter(path, table.names[keyword_callee(recv)], name, start)
         text = table.names[recv]
         if memo is None:
             value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
             return self.member(value, name) if value is not None else None
-        member_key = (self.innermost_scope(fi, start), recv, name)
+        scope = self.innermost_scope(fi, start)
+        first = text.partition(".")[0].removesuffix("()")
+        member_key = (scope, recv, name, self.flow_mark(path, fi, scope, first, start))  # the assignment that reaches
         if member_key in memo:
             return memo[member_key]  # type: ignore[no-any-return]
         value = argument_value(self, path, text, start) if "(@" in text else self.eval_dotted(path, text, start)
@@ -241,31 +255,44 @@ class Resolver(Values):
         return key
 
     def _in_import(self, path: str, fi: FileIndex, start: int, name: str) -> Key | None | bool:
-        """What an identifier inside an import statement names: a module of its path, or
-        the imported name (`a` in `from m import a as b`); False when not in an import."""
+        """What an identifier inside an import statement names: a module of its path (one
+        outside the workspace too: `contextlib` in `from contextlib import x`), or the
+        imported name (`a` in `from m import a as b`); False when not in an import."""
         starts, order = self.ix.import_spans(path)
-        k = bisect_right(starts, start) - 1
-        if k < 0:
+        j = bisect_right(starts, start) - 1
+        if j < 0:
             return False
-        first = starts[k]  # the records of one statement share its range; statements do not nest
+        first = starts[j]  # the records of one statement share its range; statements do not nest
         candidates = []
-        while k >= 0 and starts[k] == first:
-            candidates.append(order[k])
-            k -= 1
+        while j >= 0 and starts[j] == first:
+            candidates.append(order[j])
+            j -= 1
+        python = None
         for i in sorted(candidates):
             imp = fi.imports[i]
             if not imp.start <= start < imp.end:
                 continue
-            if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:
-                return self.follow_import(path, fi.symbols[imp.symbol])
-            if imp.reexport and (imp.name == name or imp.alias == name):
-                t = self._module_file(path, imp.module)
-                return self.member_of_module(t, imp.name or name) if t else None
-            parts = imp.module.lstrip(".").split(".") if self.ix.module_system(path) == "python" else []
-            if name in parts and imp.name != name:
-                prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
-                dotted = prefix + ".".join(parts[: parts.index(name) + 1])
-                target = self._module_file(path, dotted)
-                return Key(target, -1, "") if target else None
-        return False
+            if python is None:
+                python = self.ix.module_system(path) == "python"
+            parts = [p for p in imp.module.lstrip(".").split(".") if p] if python else []
+            k = -1
+            if parts and imp.name is not None:  # `from a.b import c`: the first tokens are a.b
+                occ_starts = self.ix.ensure_occurrences(path).start
+                k = bisect_left(occ_starts, start) - bisect_left(occ_starts, imp.start)
+                in_module = k < len(parts) and parts[k] == name
+            else:
+                in_module = name in parts
+            if not in_module:
+                if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:
+                    return self.follow_import(path, fi.symbols[imp.symbol])
+                if imp.reexport and (imp.name == name or imp.alias == name):
+                    t = self._module_file(path, imp.module)
+                    return self.member_of_module(t, imp.name or name) if t else None
+                continue
+            prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
+            dotted = prefix + ".".join(parts[: (k if k >= 0 else parts.index(name)) + 1])
+            target = self._module_file(path, dotted)
+            if target:
+                return Key(target, -1, "")
+            return None if prefix else Key(dotted, EXTERNAL, "")
         return False

@@ -18,7 +18,7 @@ from bisect import bisect_left
 from typing import Any
 
 from agentls.analysis import extract
-from agentls.analysis.model import FileIndex, Import, Scope, Symbol
+from agentls.analysis.model import KEYWORD, FileIndex, Import, Scope, Symbol
 from agentls.analysis.occurrences import occurrences
 from agentls.workspace.documents import ByteEdit
 
@@ -192,7 +192,7 @@ def _splice_occurrences(old: FileIndex, fi: FileIndex, data: bytes, refs: dict[s
     lo, hi = bisect_left(table.start, fs), bisect_left(table.start, fe)
     occ_name = table.name[:lo] + array("I", (intern(names[i]) for i in name_id)) + table.name[hi:]
     occ_start = table.start[:lo] + start + array("I", (x + delta for x in table.start[hi:]))
-    new_recv = array("i", (intern(names[r]) if r >= 0 else r for r in recv))
+    new_recv = array("i", (intern(names[r]) if r >= 0 else KEYWORD - intern(names[KEYWORD - r]) if r <= KEYWORD else r for r in recv))
     occ_recv = table.recv[:lo] + new_recv + table.recv[hi:]
     fi.names, fi.occ_name, fi.occ_start, fi.occ_recv = all_names, occ_name, occ_start, occ_recv
 
