@@ -78,6 +78,21 @@ def test_only_the_newest_searches_are_remembered(ix: WorkspaceIndex) -> None:
     assert not ix.remembered.entries
 
 
+def test_remembered_searches_are_bounded_by_the_uses_they_hold(ix: WorkspaceIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    from array import array
+
+    from agentls.analysis import references
+    from agentls.analysis.keys import Key
+
+    monkeypatch.setattr(references, "REMEMBERED_USES", 10)
+    big = {"lib.py": (array("I", range(6)), "helper")}
+    ix.remembered.put(Key("lib.py", 0, "a"), ix.generation, big)
+    ix.remembered.put(Key("lib.py", 0, "b"), ix.generation, big)  # 12 uses > 10: a goes
+    assert list(ix.remembered.entries) == [Key("lib.py", 0, "b")] and ix.remembered.uses == 6
+    ix.remembered.put(Key("lib.py", 0, "b"), ix.generation, big)  # asked again: counted once
+    assert ix.remembered.uses == 6
+
+
 def test_slices_add_up_to_the_whole_and_an_edit_ends_the_stream(ix: WorkspaceIndex) -> None:
     whole = ix.references("lib.py", 0, 5).locations
     ix.remembered.entries.clear()

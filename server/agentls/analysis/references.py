@@ -49,20 +49,28 @@ class Plan:
 
 #: Searches remembered per index (by key, while no file changes): an editor asks again
 #: for the same symbol (peek, then the references view; the agent's tools after the user).
-REMEMBERED = 32
+#: Bounded by searches and by the uses they hold (4 bytes each, plus the name lists).
+REMEMBERED = 512
+REMEMBERED_USES = 500_000
 
 
 class Remembered:
-    """The last REMEMBERED searches' uses per file, valid for one index generation."""
+    """The last searches' uses per file (at most REMEMBERED searches, REMEMBERED_USES uses),
+    valid for one index generation; the least recently asked go first."""
 
     def __init__(self) -> None:
         self.generation = -1
         self.entries: OrderedDict[Key, dict[str, Uses]] = OrderedDict()
+        self.uses = 0
+
+    def _start(self, generation: int) -> None:
+        self.entries.clear()
+        self.uses = 0
+        self.generation = generation
 
     def get(self, key: Key, generation: int) -> dict[str, Uses] | None:
         if generation != self.generation:
-            self.entries.clear()
-            self.generation = generation
+            self._start(generation)
             return None
         found = self.entries.get(key)
         if found is not None:
@@ -71,11 +79,19 @@ class Remembered:
 
     def put(self, key: Key, generation: int, found: dict[str, Uses]) -> None:
         if generation != self.generation:
-            self.entries.clear()
-            self.generation = generation
+            self._start(generation)
+        old = self.entries.pop(key, None)
+        if old is not None:
+            self.uses -= _count(old)
         self.entries[key] = found
-        while len(self.entries) > REMEMBERED:
-            self.entries.popitem(last=False)
+        self.uses += _count(found)
+        while len(self.entries) > 1 and (len(self.entries) > REMEMBERED or self.uses > REMEMBERED_USES):
+            _, dropped = self.entries.popitem(last=False)
+            self.uses -= _count(dropped)
+
+
+def _count(found: dict[str, Uses]) -> int:
+    return sum(len(starts) for starts, _ in found.values())
 
 
 def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Plan:
