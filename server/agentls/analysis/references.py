@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from agentls.analysis.answers import _loc, key_at
 from agentls.analysis.groups import Groups
 from agentls.analysis.keys import Key
-from agentls.analysis.model import BLOCK, FUNCTION, Location, Resolution, is_member
+from agentls.analysis.model import BLOCK, CLASS, FUNCTION, Location, Resolution, is_member
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
@@ -124,6 +124,10 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
         out.candidates = [key.path]  # a local: no other file can name it
     elif (key.scope in (0, -1) or keyword) and key.path in ix.files:  # module level, the module, or a parameter its importers name
         reach = ix.importers.candidates(ix, key.path)
+        if keyword:  # `f(x=1)` names f too: a file without f's name cannot name f's x
+            callers = _callers(ix, key)
+            if callers is not None:
+                reach = {f for f in reach if f == key.path or any(f in ix.files_with_word(w) for w in callers)}
         out.candidates = sorted(f for f in ix.files_with_word(wanted) if f in reach)
     else:
         out.candidates = sorted(ix.files_with_word(wanted))
@@ -138,6 +142,29 @@ def _keyword_parameter(ix: WorkspaceIndex, key: Key) -> bool:
         return False
     fi = ix.files[key.path]
     return any(fi.symbols[i].kind == "parameter" for i in ix.bindings(key.path).get((key.scope, key.name), []))
+
+
+#: Methods called by another name: `Foo(x=1)` runs `Foo.__init__`; an instance call
+#: (`__call__`) names no function at all.
+_CALLED_AS_CLASS = frozenset({"__init__", "__new__"})
+_CALLED_WITHOUT_NAME = frozenset({"__call__"})
+
+
+def _callers(ix: WorkspaceIndex, key: Key) -> set[str] | None:
+    """The words a call passing the parameter `key` by keyword must contain (the
+    function's name, or its class's for a constructor); none for a lambda's; None when
+    the call may name nothing (`obj(x=1)` calling `__call__`)."""
+    fi = ix.files[key.path]
+    owner = fi.scopes[key.scope].owner
+    if owner < 0:
+        return set()  # a lambda's: no name to call it by elsewhere
+    function = fi.symbols[owner]
+    if function.name in _CALLED_WITHOUT_NAME:
+        return None
+    if function.name in _CALLED_AS_CLASS:
+        cls = fi.scopes[function.scope].owner
+        return {fi.symbols[cls].name} if fi.scopes[function.scope].kind == CLASS and cls >= 0 else None
+    return {function.name}
 
 
 def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
