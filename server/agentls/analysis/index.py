@@ -8,6 +8,7 @@ public method takes the lock. Must not know: LSP, tools, the agent.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache, references, rename, repo_map, symbols, syntax
+from agentls.analysis import answers, cache, model, references, rename, repo_map, symbols, syntax
 from agentls.analysis.build import index_files
 from agentls.analysis.grammar import (
     apply_edits,
@@ -86,6 +87,7 @@ class WorkspaceIndex(IndexTables):
         self.name_maps = NameMaps()
         self.generation = 0  # +1 whenever a file's content changes (or the whole index)
         self.remembered = references.Remembered()
+        self._unpacks_frozen = 0
         self.importers = Importers()
         self._lines: OrderedDict[str, LineIndex] = OrderedDict()
         self._ascii_starts: dict[str, Any] = {}
@@ -278,6 +280,28 @@ class WorkspaceIndex(IndexTables):
             changed.append(rel)
         return changed
 
+    @contextlib.contextmanager
+    def question(self) -> Iterator[None]:
+        """A question (or a slice of one) with the cyclic GC held off, then `settle`: a full
+        collection walking the unpacked symbols and tables cost 300–450 ms pauses on sympy,
+        in the middle of the answers, the latency tail."""
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            yield
+        finally:
+            self.settle()
+            if was:
+                gc.enable()
+
+    def settle(self) -> None:
+        """What questions unpacked and built (symbols, tables: long-lived and acyclic)
+        leaves the cyclic GC's generations (`gc.freeze`, cheap), so no collection walks it
+        again. Frozen objects are still freed by reference counting when dropped."""
+        if model.UNPACKS - self._unpacks_frozen >= 16:
+            self._unpacks_frozen = model.UNPACKS
+            gc.freeze()
+
     # --- questions (see answers.py) ----------------------------------------------------
     def _rel(self, path: str) -> str | None:
         try:
@@ -287,12 +311,12 @@ class WorkspaceIndex(IndexTables):
         return rel if rel in self.files else None
 
     def definition(self, path: str, line: int, character: int) -> Resolution:
-        with self._lock:
+        with self._lock, self.question():
             rel = self._rel(path)
             return answers.definition(self, rel, line, character) if rel else Resolution([], "none")
 
     def references(self, path: str, line: int, character: int, include_declaration: bool = True) -> Resolution:
-        with self._lock:
+        with self._lock, self.question():
             rel = self._rel(path)
             return references.references(self, rel, line, character, include_declaration) if rel else Resolution([], "none")
 

@@ -231,7 +231,7 @@ def stream(
     ix: WorkspaceIndex, lock: Any, path: str, line: int, character: int, include_declaration: bool, slice_s: float
 ) -> Iterator[list[Location]]:
     """`references` in slices of about `slice_s` of work, each computed under `lock`."""
-    with lock:
+    with lock, ix.question():
         rel = ix._rel(path)
         if rel is None:
             return
@@ -243,7 +243,7 @@ def stream(
         return
     i = 0
     while i < len(p.candidates):
-        with lock:
+        with lock, ix.question():
             if ix.generation != generation:
                 raise ContentModified("the workspace changed while references were searched")
             batch: list[Location] = []
