@@ -136,3 +136,16 @@ def test_invalid_params_name_the_field_for_standard_and_agent_methods(wire: Wire
     wire.notify("initialized", {})
     reply = wire.request(method, params)
     assert code(reply) == INVALID_PARAMS and reply["error"]["data"]["field"] == field, reply
+
+
+@pytest.mark.parametrize("params", [None, {}, [1, 2]])
+def test_an_unknown_method_is_method_not_found_whatever_its_params(wire: Wire, ws: Path, params: Any) -> None:
+    wire.request("initialize", initialize_params(ws))
+    wire.notify("initialized", {})
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": 0, "method": "0"}
+    if params is not None:
+        message["params"] = params
+    wire.send(message)
+    reply = wire.response(0)
+    assert reply["error"]["code"] == -32601, reply  # not -32603 (pygls failed to read the params first)
+    assert_definition_works(wire, ws)

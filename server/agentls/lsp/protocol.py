@@ -30,7 +30,7 @@ from urllib.parse import unquote
 from cattrs import transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcMethodNotFound
 from pygls.protocol import JsonRPCRequestMessage, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
@@ -184,6 +184,13 @@ class AgentProtocol(LanguageServerProtocol):
 
     # --- structuring --------------------------------------------------------------------
     def structure_message(self, data: dict[str, Any]) -> Any:
+        method = data.get("method") if isinstance(data, dict) else None
+        if isinstance(method, str) and "id" in data and not method.startswith("agent/"):
+            try:  # an unknown method is MethodNotFound, whatever its params (pygls would
+                self._get_handler(method)  # fail to structure them first: -32603)
+            except JsonRpcMethodNotFound as exc:
+                self._send_response(data["id"], error=exc.to_response_error())
+                return _Answered()
         if isinstance(data, dict) and "id" in data and str(data.get("method", "")).startswith("agent/"):
             # agent/* params stay plain JSON: pygls would turn them into namedtuples, which
             # renames keys that are not identifiers (a tool's input may hold any key).
