@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from agentls.analysis.index import WorkspaceIndex
+from tests.analysis.workspace import built_index, position
 
 FILES = {
     # --- the framework: src-layout package with a namespace sub-folder ---
@@ -269,40 +270,24 @@ CASES = [
 ]
 
 
-def _pos(root: Path, rel: str, needle: str, offset: int, nth: int = 0) -> tuple[int, int]:
-    seen = 0
-    for n, line in enumerate((root / rel).read_text().splitlines()):
-        col = line.find(needle)
-        while col >= 0:
-            if seen == nth:
-                return n, col + offset
-            seen += 1
-            col = line.find(needle, col + 1)
-    raise AssertionError(f"{needle!r} not in {rel}")
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
-    root = tmp_path_factory.mktemp("frameworks")
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    ix = WorkspaceIndex(root, cache_dir=False, jobs=1)
-    ix.build()
-    return ix
+    return built_index(tmp_path_factory.mktemp("frameworks"), FILES)
 
 
 @pytest.mark.parametrize(("rel", "needle", "off", "nth", "target", "tneedle", "toff"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES])
 def test_definition_resolves(index: WorkspaceIndex, rel: str, needle: str, off: int, nth: int, target: str, tneedle: str, toff: int) -> None:
-    line, char = _pos(index.root, rel, needle, off, nth)
+    line, char = position(index.root, rel, needle, off, nth)
     res = index.definition(rel, line, char)
     assert res.how == "resolved", f"{needle!r} fell back to {res.locations}"
-    want = (target, _pos(index.root, target, tneedle, toff))
+    want = (target, position(index.root, target, tneedle, toff))
     assert [(loc.path, loc.start) for loc in res.locations] == [want]
 
 
 def _refs(index: WorkspaceIndex, rel: str, needle: str, off: int, nth: int = 0) -> set[tuple[str, int]]:
-    line, char = _pos(index.root, rel, needle, off, nth)
+    line, char = position(index.root, rel, needle, off, nth)
     res = index.references(rel, line, char, include_declaration=True)
     assert res.how == "resolved", f"{needle!r}: {res.how}"
     return {(loc.path, loc.start[0]) for loc in res.locations}
@@ -321,7 +306,7 @@ def test_references_of_a_re_exported_class_include_uses_through_the_re_export(in
 
 
 def test_a_parameter_assigned_again_is_defined_by_both(index: WorkspaceIndex) -> None:
-    line, char = _pos(index.root, "src/fw/ctx.py", "return request", 7)
+    line, char = position(index.root, "src/fw/ctx.py", "return request", 7)
     res = index.definition("src/fw/ctx.py", line, char)
     assert [loc.start for loc in res.locations] == [(2, 9), (4, 8)]  # not pop's `request`
 
@@ -338,7 +323,7 @@ def test_members_on_receivers_without_a_type_are_no_references(index: WorkspaceI
     assert ("tests/test_routes.py", 13) not in got  # a variable whose value is such a dead end
     assert {("tests/test_outside.py", 5), ("tests/test_outside.py", 6)}.isdisjoint(got)  # outside types
     assert ("tests/test_outside.py", 7) in got
-    line, char = _pos(index.root, "tests/test_outside.py", "m.route", 2)
+    line, char = position(index.root, "tests/test_outside.py", "m.route", 2)
     assert index.references("tests/test_outside.py", line, char).how == "fallback"  # not Scaffold's
     assert ("tests/test_routes.py", 20) in got  # a lambda's parameter is typed by its call
     assert ("tests/test_routes.py", 18) in got and ("tests/test_routes.py", 16) not in got  # the assignment before the use
@@ -357,7 +342,7 @@ def test_annotation_names_one_class(text: str, want: str | None) -> None:
 
 
 def test_a_decorator_that_returns_its_argument_leaves_a_function(index: WorkspaceIndex) -> None:
-    line, char = _pos(index.root, "tests/test_cli.py", "plain.invoke", 6)
+    line, char = position(index.root, "tests/test_cli.py", "plain.invoke", 6)
     assert index.definition("tests/test_cli.py", line, char).how != "resolved"
 
 
@@ -432,7 +417,7 @@ def test_keyword_arguments_are_references_of_the_parameter(tmp_path: Path) -> No
     ix.build()
 
     def at(needle: str, off: int, nth: int = 0) -> tuple[int, int]:
-        return _pos(tmp_path, "console.py", needle, off, nth)
+        return position(tmp_path, "console.py", needle, off, nth)
 
     def refs(needle: str, off: int) -> set[tuple[int, int]]:
         return {loc.start for loc in ix.references("console.py", *at(needle, off), include_declaration=True).locations if loc.path == "console.py"}
