@@ -36,7 +36,7 @@ class Importers:
 
     def candidates(self, ix: WorkspaceIndex, path: str) -> set[str]:
         """`path` and every file that imports it, directly or through importers."""
-        self._refresh(ix)
+        self.refresh(ix)
         seen = {path}
         queue = deque([path])
         while queue:
@@ -66,7 +66,9 @@ class Importers:
         return out
 
     # --- the import map ----------------------------------------------------------------
-    def _refresh(self, ix: WorkspaceIndex) -> None:
+    def refresh(self, ix: WorkspaceIndex) -> None:
+        """Bring the import map up to date (built whole on first use or when files come
+        or go; a changed file folded in again)."""
         state = (ix.py_modules, ix.es_modules)
         if self._state is None or self._state[0] is not state[0] or self._state[1] is not state[1]:
             self._state = state

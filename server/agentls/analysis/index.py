@@ -8,19 +8,15 @@ public method takes the lock. Must not know: LSP, tools, the agent.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import logging
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agentls.analysis import answers, cache, model, references, rename, repo_map, symbols, syntax
-from agentls.analysis.build import index_files
+from agentls.analysis import answers, references, rename, repo_map, symbols, syntax
 from agentls.analysis.grammar import (
     apply_edits,
     language_for,
@@ -30,6 +26,7 @@ from agentls.analysis.grammar import (
 )
 from agentls.analysis.graph import DependencyGraph, build_graph
 from agentls.analysis.importers import Importers
+from agentls.analysis.indexing import IndexBuilding
 from agentls.analysis.model import (
     FileIndex,
     HoverInfo,
@@ -41,7 +38,7 @@ from agentls.analysis.modules import EsModules, PythonModules
 from agentls.analysis.name_maps import NameMaps
 from agentls.analysis.projects import Projects
 from agentls.analysis.resolve import Resolver
-from agentls.analysis.tables import CONFIG_FILES, IndexTables
+from agentls.analysis.tables import CONFIG_FILES
 from agentls.workspace import FileWalker, LineIndex, Workspace
 from agentls.workspace.documents import MAX_FILE_BYTES, ByteEdit
 
@@ -50,7 +47,7 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 
 
-class WorkspaceIndex(IndexTables):
+class WorkspaceIndex(IndexBuilding):
     def __init__(
         self,
         root: str | os.PathLike[str],
@@ -93,84 +90,15 @@ class WorkspaceIndex(IndexTables):
         self._ascii_starts: dict[str, Any] = {}
         self.walker = FileWalker(self.root, suffixes=(*suffixes(), *CONFIG_FILES))
         self.configs: list[str] = []
+        self._projects: Projects | None = None
         self.built = False
 
-    # --- building ------------------------------------------------------------------
-    def build(self, save: bool = True) -> dict[str, Any]:
-        """Index the workspace: reuse the cache for unchanged files, parse the rest. With
-        `save` False the cache is left to the caller (`save_cache`, e.g. once the first
-        answers are out); `stats["parsed"]` says whether there is anything new to save."""
-        t0 = time.perf_counter()
-        paths: list[str] = []
-        configs: list[str] = []
-        for rel in self.walker.walk():
-            (configs if rel.endswith(CONFIG_FILES) else paths).append(rel)
-        self.configs = configs
-        outside = Projects(configs, self._read_text).out_of_project  # tsconfig include/exclude/outDir
-        paths = [p for p in paths if not outside(p)]
-        cached = cache.load(self.cache_dir, self.root) if self.cache_dir else {}
-        fresh: dict[str, FileIndex] = {}
-        todo: list[str] = []
-        for rel in paths:
-            old = cached.get(rel)
-            if old is not None:
-                try:
-                    st = os.stat(self.root / rel)
-                except OSError:
-                    continue
-                if st.st_mtime_ns == old.mtime_ns and st.st_size == old.size:
-                    fresh[rel] = old
-                    continue
-            todo.append(rel)
-        open_docs = set(self.workspace.open_paths())
-        for fi in index_files(str(self.root), [p for p in todo if p not in open_docs], self.jobs, self.progress, occurrences=self.occurrences):
-            fresh[fi.path] = fi
-        with self._lock:
-            self.files = fresh
-            self._invalidate_all()
-            for rel in open_docs:
-                self._update(rel, None, None)
-            # what the first questions need, made now rather than by them: the word and
-            # definition maps (0.1 s on sympy), the module maps, the import map
-            self.defs_by_name()
-            _ = self.py_modules
-            if self.files:  # and which file imports which (module-level references)
-                self.importers.candidates(self, next(iter(self.files)))
-            self.built = True
-        gc.freeze()  # the index is long-lived: keep the cyclic GC from rescanning it
-        if save and self.cache_dir and todo and self.write_cache:
-            cache.save(self.cache_dir, self.root, self.files)
-        return {
-            "files": len(self.files),
-            "parsed": len(todo),
-            "cached": len(paths) - len(todo),
-            "seconds": round(time.perf_counter() - t0, 3),
-        }
-
-    def fill_occurrences(self) -> int:
-        """Fill every missing occurrence table on all cores (the server does this in the
-        background after the first build, so reference searches never parse). Returns how
-        many files were filled; entries that changed meanwhile are left to the lazy path."""
-        with self._lock:
-            todo = [p for p, fi in self.files.items() if not fi.has_occurrences and fi.mtime_ns >= 0]
-        filled = 0
-        for fresh in index_files(str(self.root), todo, self.jobs, None, occurrences=True):
-            with self._lock:
-                cur = self.files.get(fresh.path)
-                if cur is not None and not cur.has_occurrences and (cur.size, cur.mtime_ns) == (fresh.size, fresh.mtime_ns):
-                    self.files[fresh.path] = fresh
-                    self._invalidate(fresh.path, False)
-                    filled += 1
-        if filled and self.cache_dir and self.write_cache:
-            self.save_cache()
-        gc.freeze()
-        return filled
-
-    def save_cache(self) -> None:
-        if self.cache_dir and self.write_cache:
-            with self._lock:
-                snapshot = dict(self.files)
-            cache.save(self.cache_dir, self.root, snapshot)
+    def _warm(self) -> None:
+        """What the first questions need, made by the build rather than by them: the word
+        and definition maps (0.1 s on sympy), the module maps, the import map."""
+        self.defs_by_name()
+        _ = self.py_modules
+        self.importers.refresh(self)
 
     def _invalidate_all(self) -> None:
         self._tables.clear()
@@ -202,11 +130,11 @@ class WorkspaceIndex(IndexTables):
         if rel.endswith(CONFIG_FILES):
             if rel not in self.configs:
                 self.configs.append(rel)
-            self._es = None
+            self._es = self._projects = None
             return None
         if language_for(rel) is None:
             return None
-        if rel not in self.files and self.workspace.document(rel) is None and Projects(self.configs, self._read_text).out_of_project(rel):
+        if rel not in self.files and self.workspace.document(rel) is None and self.projects.out_of_project(rel):
             return None  # build output or a file the project leaves out, not opened in the editor
         if data is None:
             data = self.workspace.read_bytes(rel)
@@ -253,54 +181,6 @@ class WorkspaceIndex(IndexTables):
             rel = self.workspace.relative(path)
             self._trees.pop(rel, None)
             self._update(rel, None, None)
-
-    def refresh(self) -> list[str]:
-        """Pick up changes made on disk outside the editor; return the changed paths."""
-        changed: list[str] = []
-        seen = set()
-        outside = Projects(self.configs, self._read_text).out_of_project
-        for rel in self.walker.walk():
-            if rel.endswith(CONFIG_FILES) or outside(rel):
-                continue
-            seen.add(rel)
-            if self.workspace.document(rel) is not None:
-                continue
-            fi = self.files.get(rel)
-            try:
-                st = os.stat(self.root / rel)
-            except OSError:
-                continue
-            if fi is None or fi.mtime_ns != st.st_mtime_ns or fi.size != st.st_size:
-                with self._lock:
-                    self._update(rel, None, None)
-                changed.append(rel)
-        for rel in [r for r in self.files if r not in seen and self.workspace.document(r) is None]:
-            with self._lock:
-                self._remove(rel)
-            changed.append(rel)
-        return changed
-
-    @contextlib.contextmanager
-    def question(self) -> Iterator[None]:
-        """A question (or a slice of one) with the cyclic GC held off, then `settle`: a full
-        collection walking the unpacked symbols and tables cost 300–450 ms pauses on sympy,
-        in the middle of the answers, the latency tail."""
-        was = gc.isenabled()
-        gc.disable()
-        try:
-            yield
-        finally:
-            self.settle()
-            if was:
-                gc.enable()
-
-    def settle(self) -> None:
-        """What questions unpacked and built (symbols, tables: long-lived and acyclic)
-        leaves the cyclic GC's generations (`gc.freeze`, cheap), so no collection walks it
-        again. Frozen objects are still freed by reference counting when dropped."""
-        if model.UNPACKS - self._unpacks_frozen >= 16:
-            self._unpacks_frozen = model.UNPACKS
-            gc.freeze()
 
     # --- questions (see answers.py) ----------------------------------------------------
     def _rel(self, path: str) -> str | None:

@@ -98,11 +98,11 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
     key, name, occ = key_at(ix, path, line, character)
     if occ < 0:
         return Plan(name, answer=Resolution([], "none"))
+    groups = Groups(ix)
     if key is None and is_member(ix.ensure_occurrences(path).recv[occ]) and not ix.resolver.unknowable(path, occ):
-        key = Groups(ix).sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
+        key = groups.sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
         return Plan(name, answer=_unresolved(ix, path, occ, name))
-    groups = Groups(ix)
     out = Plan(name, key, groups.group(key), include_declaration=include_declaration)  # a member with the members it implements or overrides
     scope_kind = ix.files[key.path].scopes[key.scope].kind if key.scope >= 0 and key.path in ix.files else ""
     for k in out.keys:
