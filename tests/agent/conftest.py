@@ -71,6 +71,7 @@ class Turn:
     kind: str
     messages: list[Message]
     tools: list[str]
+    specs: list[ToolSpec] = field(default_factory=list)  # the offered tools, whole
 
     def text(self) -> str:
         return "\n".join(str(m.get("content") or "") for m in self.messages)
@@ -90,7 +91,12 @@ class SpyModel(ReplayModel):
     ) -> ModelTurn:
         names = [t["function"]["name"] for t in tools or []]
         self.turns.append(
-            Turn("plan" if tools is None else "act", json.loads(json.dumps(messages)), names)
+            Turn(
+                "plan" if tools is None else "act",
+                json.loads(json.dumps(messages)),
+                names,
+                json.loads(json.dumps(tools or [])),
+            )
         )
         return await super().complete(messages, tools=tools, json_schema=json_schema)
 
@@ -136,6 +142,7 @@ def make_agent(
     def make(script: list[dict[str, Any]], settings: RunSettings | None = None, **kwargs: Any):
         model = SpyModel(write_script(tmp_path / "script.jsonl", script))
         model.small = kwargs.pop("small", False)  # as the embedded model says of itself
+        model.guided = kwargs.pop("guided", False)  # as the embedded 0.5B says of itself
         events: list[RunEvent] = []
         workspace = kwargs.pop("workspace", None) or Workspace(ws_root)
         agent = Agent(

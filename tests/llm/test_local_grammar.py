@@ -175,3 +175,35 @@ def test_required_only_leaves_optional_arguments_out() -> None:
     assert set(specs["write_file"]["function"]["parameters"]["properties"]) == {"path", "content"}
     branch = tool_call_schema([specs["read_file"]])
     assert set(branch["properties"]["arguments"]["properties"]) == {"path"}
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python not installed"
+)
+def test_enum_values_with_quotes_and_backslashes_stay_one_literal() -> None:
+    """A line of code offered as a choice (`return f"Hello, {name}!"`) is JSON-escaped; the
+    library's converter left the backslash bare, which ended the GBNF literal early and
+    made llama.cpp refuse the grammar."""
+    from llama_cpp import llama_grammar as lg
+
+    from agentls.llm.local.gbnf import schema_to_gbnf
+
+    values = ['return f"Hello, {name}!"', "path\\to", "a\nb"]
+    grammar = schema_to_gbnf({"type": "object", "properties": {"old": {"enum": values}}, "required": ["old"]})
+    rule = dict(line.split(" ::= ", 1) for line in grammar.splitlines())["old"]
+    assert rule == r'"\"return f\\\"Hello, {name}!\\\"\"" | "\"path\\\\to\"" | "\"a\\nb\""'
+    assert lg.LlamaGrammar.from_string(grammar, verbose=False) is not None
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python not installed"
+)
+def test_a_prefixed_string_starts_with_its_literal_then_bounded_text() -> None:
+    from agentls.llm.base import PREFIX
+    from agentls.llm.local.gbnf import schema_to_gbnf
+
+    schema = simplify({"type": "object", "properties": {"content": {"type": "string", PREFIX: 'from a import b\n"x"'}}})
+    assert schema["properties"]["content"][PREFIX] == 'from a import b\n"x"'  # kept by simplify
+    rule = dict(line.split(" ::= ", 1) for line in schema_to_gbnf(schema).splitlines())["content"]
+    room = MAX_STRING_LENGTH - len('from a import b\n"x"')
+    assert rule == rf'"\"" "from a import b\\n\\\"x\\\"" char{{0,{room}}} "\"" space'

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from agentls.llm.base import ModelError
+from agentls.llm.base import PREFIX, ModelError
 from agentls.llm.local import LocalModel, model_files
 from agentls.llm.local.gbnf import check_grammar, schema_to_gbnf
 from agentls.llm.local.grammar import tool_call_schema
@@ -74,5 +74,13 @@ async def test_every_registry_tool_compiles_into_one_grammar(model: LocalModel) 
     """A grammar llama.cpp refuses would crash the process; the whole registry must parse."""
     llama = model._loaded()
     check_grammar(schema_to_gbnf(tool_call_schema(specs())), llama._model.vocab)
+    lines = {
+        "type": "object",
+        "properties": {
+            "old": {"enum": ['return f"Hi {x}\\n"', "a\\b"]},
+            "content": {"type": "string", PREFIX: 'from a import "b"\n\n\ndef test_', "maxLength": 200},
+        },
+    }
+    check_grammar(schema_to_gbnf(lines), llama._model.vocab)  # choices quoting code
     with pytest.raises(ModelError, match="refused the grammar"):  # instead of a segfault
         check_grammar('root ::= "a" (', llama._model.vocab)

@@ -4,7 +4,8 @@
    `max_initial_tasks` tasks; an empty first plan makes the goal itself the one task (a
    goal is never "nothing to do" — small models often answer `[]`). A small model skips
    this turn (the goal is its one task: its plans split a fix into read/read/edit tasks
-   and the later ones undid the fix) and is offered fewer tools (focus.py).
+   and the later ones undid the fix) and is offered fewer tools (focus.py); a tiny model's
+   run is guided (guide.py): one task, no replanning, its job's tool per turn.
 2. The first pending task runs as acting turns (the enabled commands offered as tools,
    exactly one call per turn) until the model calls `finish`: **a task ends with
    `finish`, and its summary becomes the task's result**.
@@ -38,6 +39,7 @@ from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.execution import available, error_text, run_call, unavailable_lines
 from agentls.agent.focus import focus, is_small
+from agentls.agent.guide import Guide, is_guided
 from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed, TaskDone
 from agentls.agent.pipeline import Pipeline
 from agentls.agent.prompts import bullets, render
@@ -74,6 +76,12 @@ class TaskLoop:
         self.cancel = cancel
         self.bad_replies = 0
         self._duplicates: set[str] = set()
+        #: a tiny model's guided turns (guide.py)
+        self.guide = (
+            Guide(run, done_check.impossible if done_check is not None else None)
+            if is_guided(model)
+            else None
+        )
 
     # --- the loop --------------------------------------------------------------------
     async def execute(self) -> str:
@@ -98,6 +106,8 @@ class TaskLoop:
                 for rest in state.pending():
                     self._move(rest, "skipped")  # the goal's tests pass: no more work
                 break
+            if self.guide is not None:
+                break  # a guided run's goal is its one task: no replanning turn
             self._add_tasks(await self._plan(task))
         if self.done_check is not None and (reason := await self.done_check.failure()):
             raise RunFailed(reason)
@@ -233,12 +243,16 @@ class TaskLoop:
             task=task.title,
             serves="" if task.title == run.goal else f"(It serves the goal: {run.goal})",
             earlier=f"\nResults of earlier tasks:\n{bullets(done)}\n" if done else "",
+            how=self.guide.how() if self.guide is not None else "",
         )
         run.transcript.begin_task(index, {"role": "user", "content": prompt})
         while True:
             messages, commands = await self._turn()
             usable = [c for c in commands.values() if available(c, run)]
-            offered = [c.spec() for c in (focus(usable, run.goal) if is_small(self.model) else usable)]
+            if self.guide is not None:
+                offered = self.guide.offered([c.spec() for c in usable])
+            else:
+                offered = [c.spec() for c in (focus(usable, run.goal) if is_small(self.model) else usable)]
             run.state.steps += 1
             turn = await self._complete(messages, offered)
             if turn.content and turn.content.strip():
@@ -266,14 +280,32 @@ class TaskLoop:
             result = await run_call(commands[call.name], call, run, self.cancel)
             self.emit("tool_result", {"task": index, "id": call.id, "name": call.name,
                                       "durationMs": round(result.duration_ms, 1), **result.to_dict()})  # fmt: skip
-            self._record(index, turn, call.id, result.message_text())
+            answer = result.message_text()
+            ended, why = await self._guided_end(call.name, result.ok)
+            if why is not None:
+                answer += f"\n\nNot done yet: {why}"
+            self._record(index, turn, call.id, answer)
             if result.ok:
                 await self.pipeline.run(AfterExecute.after_execute, result)
             else:
                 failure = ActionFailure(result)
                 await self.pipeline.run(ExecutionFailure.execution_failure, failure)
+            if ended is not None:
+                self.emit("status", {"status": run.state.status, "notice": ended})
+                return ended
             if result.finished is not None:
                 return result.finished.summary
+
+    async def _guided_end(self, tool: str, ok: bool) -> tuple[str | None, str | None]:
+        """For a guided run after its job's tool succeeded: (the run's summary, None) when
+        the done check finds nothing missing, else (None, what is missing)."""
+        guide, check = self.guide, self.done_check
+        if guide is None or check is None or not guide.may_end(tool, ok):
+            return None, None
+        reason = await check.failure()
+        if reason is not None:
+            return None, reason.removeprefix("not done: ")
+        return guide.summary([p.diff for p in check.changed()]), None
 
     def _record(self, index: int, turn: ModelTurn, call_id: str | None, answer: str) -> None:
         messages: list[Message] = [turn.as_message()]

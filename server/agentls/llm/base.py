@@ -18,6 +18,11 @@ Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
 
 #: The planning turn's output contract: a JSON array of task strings (`[]` = nothing to do).
+#: A string schema's text it must start with, for models whose output a grammar holds
+#: (the local model): the arguments a tiny model's guided turn prefills (agent/guide.py).
+#: Not JSON Schema; other providers never see it.
+PREFIX = "x-prefix"
+
 TASKS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300}, "maxItems": 10}
 
 

@@ -1,13 +1,14 @@
 """Recorded model turns: `ReplayModel` plays a transcript back, `Recorder` writes one.
 
 The file is JSON Lines, one model turn per line, in order (AGENT.md):
-    {"request": {"kind": "plan" | "act", "messages_tail": [...]},
+    {"request": {"kind": "plan" | "act", "messages_tail": [...][, "guided": true]},
      "response": {"content": str | null,
                   "tool_calls": [{"id", "name", "arguments": "<json text>"}],
                   "usage": {"prompt_tokens", "completion_tokens"[, "cost"]}}}
 `request` is optional (hand-written transcripts give only `response`); when it names a
 kind, a replayed turn of the other kind is a ModelError (the run diverged from the
-recording). For hand-written transcripts, `arguments` may also be a JSON object, a call's
+recording); `guided` (a tiny model's run, agent/guide.py) on the first line replays the
+run as guided. For hand-written transcripts, `arguments` may also be a JSON object, a call's
 `id` may be left out, and an optional top-level `"delay_s"` makes the turn take that long.
 Running past the end raises ModelError("replay exhausted after N turns"). The file is read
 on the first turn. Must not know: the agent loop, tools, LSP.
@@ -80,14 +81,14 @@ def turn_from_dict(response: Any, where: str) -> ModelTurn:
     return ModelTurn(content=content, tool_calls=calls, usage=usage, raw=response)
 
 
-def _first_kind(path: Path) -> str | None:
+def _first_request(path: Path) -> dict[str, Any]:
     try:
         with path.open(encoding="utf-8") as fh:
             first = json.loads(fh.readline() or "{}")
     except (OSError, ValueError):
-        return None
+        return {}
     request = first.get("request") if isinstance(first, dict) else None
-    return request.get("kind") if isinstance(request, dict) else None
+    return request if isinstance(request, dict) else {}
 
 
 class ReplayModel:
@@ -103,7 +104,9 @@ class ReplayModel:
         self._next = 0
         #: A recording of a small model's run starts with an acting turn (no planning turn
         #: for a one-step goal): replay it as the same kind of model.
-        self.small = _first_kind(self.path) == "act"
+        first = _first_request(self.path)
+        self.small = first.get("kind") == "act"
+        self.guided = bool(first.get("guided"))
 
     @property
     def position(self) -> int:
@@ -174,6 +177,7 @@ class Recorder:
         self.name = model.name
         self.context_tokens = model.context_tokens
         self.small = bool(getattr(model, "small", False))  # the loop treats it as the model
+        self.guided = bool(getattr(model, "guided", False))
         self._lock = threading.Lock()
 
     async def complete(
@@ -188,6 +192,7 @@ class Recorder:
             "request": {
                 "kind": _kind(tools),
                 "messages_tail": messages[-self.tail :] if self.tail else [],
+                **({"guided": True} if self.guided else {}),
             },
             "response": turn_to_dict(turn),
         }

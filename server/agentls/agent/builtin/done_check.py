@@ -6,7 +6,8 @@ the run may write files. Then:
   away once with a nudge (`CallRejected`) naming what is missing;
 - at the end, `failure()` gives the reason the run must end `failed`: no file changed
   (no proposal applied or pending), none of the existing files the goal names changed
-  (`RunContext.named_files`, found by grounding), a code name the goal mentions that no
+  (`RunContext.named_files`, found by grounding), a value it asks for ("… to 60",
+  "from Hello to Welcome") in none of the lines the run changed, a code name the goal mentions that no
   file held at the start and none holds at the end (`unknown_names`: "fix compute_tax"
   where there is no compute_tax), a changed file that no longer parses,
   or — when the mode may run processes — the workspace's tests failing after the change.
@@ -102,6 +103,8 @@ class DoneCheckComponent(AfterParse):
             bare = [f for f in self.run.named_files if f.endswith(".py") and not evidence.module_docstring(evidence.text_now(self.run, f))]
             if bare:
                 return f"{', '.join(bare)} still has no module docstring (the first statement of the file)"
+        if value := evidence.missing_value(self.run.goal, self.changed()):
+            return value
         named = self.run.named_files
         if named and not changed & set(named) and not self.run.new_files:
             return (

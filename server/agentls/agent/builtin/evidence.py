@@ -110,3 +110,41 @@ def breaks(run: RunContext, path: str) -> bool:
         return bool(syntax_errors(path, data))
     except Exception:  # a checker bug must not fail a run
         return False
+
+
+#: "… to 60", "from Hello to Welcome", "to 'Goodbye'": the value a change goal asks for.
+_FROM_TO = re.compile(r"\bfrom\s+[`'\"]?[\w.-]+[`'\"]?\s+to\s+[`'\"]?([\w.-]+)", re.IGNORECASE)
+_TO_LITERAL = re.compile(r"\bto\s+(?:[`'\"]([^`'\"]+)[`'\"]|(-?\d+(?:\.\d+)*)\b)", re.IGNORECASE)
+_CHANGE_TO = re.compile(r"\b(?:change|set|update|make)\b", re.IGNORECASE)
+
+
+def asked_values(goal: str) -> list[str]:
+    """The values a goal that changes something "to V" asks for: V after "from X to", or a
+    number or quoted text after "to" ("Change TIMEOUT_SECONDS to 60"); none for renames
+    (their own check) or goals without such a verb."""
+    if not _CHANGE_TO.search(goal) or re.search(r"\brename\b", goal, re.IGNORECASE):
+        return []
+    out = [m.group(1).rstrip(".") for m in _FROM_TO.finditer(goal)]
+    out += [(m.group(1) or m.group(2)) for m in _TO_LITERAL.finditer(goal)]
+    return list(dict.fromkeys(v for v in out if v))
+
+
+def added_lines(changed: list[Proposal]) -> list[str]:
+    """The lines the run's changes add, from their diffs."""
+    return [
+        line[1:]
+        for p in changed
+        for line in p.diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    ]
+
+
+def missing_value(goal: str, changed: list[Proposal]) -> str | None:
+    """"the goal asks for 60, which no line this run changed has" (see asked_values)."""
+    values = asked_values(goal)
+    if not values or not changed:
+        return None
+    text = "\n".join(added_lines(changed))
+    if any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w])", text) for v in values):
+        return None
+    return f"the goal asks for {' or '.join(values)}, which no line this run changed has"

@@ -4,18 +4,23 @@ llama-cpp-python's own converter writes a string's `maxLength: N` as N nested op
 groups, which llama.cpp 0.3.36's grammar parser cannot take past ~1000 (it crashes the
 process); and a grammar that fails to parse makes the sampler dereference NULL. So this
 module (1) writes bounded strings with the `char{m,n}` repetition operator, which the
-parser expands itself, and (2) parses every grammar once with llama.cpp before use,
+parser expands itself, (2) escapes backslashes in literals (enum values), which the
+converter leaves bare, (3) writes a string with our `x-prefix` keyword as that literal
+text followed by bounded free text, and (4) parses every grammar once with llama.cpp before use,
 turning a refusal into a ModelError instead of a segfault.
 Must not know: the agent, tools, the OpenAI wire format. Imports llama_cpp lazily.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from agentls.llm.base import ModelError
+from agentls.llm.base import PREFIX, ModelError
+from agentls.llm.local.grammar import MAX_STRING_LENGTH
 
-_STRING_EXTRAS = {"pattern", "format", "enum", "const"}
+_STRING_EXTRAS = {"pattern", "format", "enum", "const", PREFIX}
+_LITERAL_ESCAPES = {"\\": "\\\\", '"': '\\"', "\r": "\\r", "\n": "\\n"}
 
 
 def schema_to_gbnf(schema: dict[str, Any]) -> str:
@@ -25,6 +30,14 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
     class _Converter(lg.SchemaConverter):  # type: ignore[misc, name-defined]
         def visit(self, schema: dict[str, Any], name: str) -> str:
             bounded = "maxLength" in schema or "minLength" in schema
+            if schema.get("type") == "string" and PREFIX in schema:
+                rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"
+                char = self._add_primitive("char", lg.PRIMITIVE_RULES["char"])
+                top = int(schema.get("maxLength", MAX_STRING_LENGTH))
+                start = json.dumps(str(schema[PREFIX]), ensure_ascii=False)[1:-1]
+                room = max(0, top - len(schema[PREFIX]))
+                literal = self._format_literal(start)
+                return str(self._add_rule(rule_name, f'"\\"" {literal} {char}{{0,{room}}} "\\"" space'))
             if schema.get("type") == "string" and bounded and not _STRING_EXTRAS & schema.keys():
                 rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"
                 char = self._add_primitive("char", lg.PRIMITIVE_RULES["char"])
@@ -32,6 +45,11 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
                 times = f"{{{low},{int(high)}}}" if high is not None else f"{{{low},}}"
                 return str(self._add_rule(rule_name, f'"\\"" {char}{times} "\\"" space'))
             return str(super().visit(schema, name))
+
+        def _format_literal(self, literal: str) -> str:
+            # the library escapes quotes but not backslashes, so a JSON-escaped quote in
+            # an enum value (a line of code: `f"Hello, {name}"`) ended the GBNF literal
+            return '"' + "".join(_LITERAL_ESCAPES.get(c, c) for c in literal) + '"'
 
     converter = _Converter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
     converter.visit(converter.resolve_refs(schema, "schema"), "")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from agentls.llm.base import ToolSpec
+from agentls.llm.base import PREFIX, ToolSpec
 
 #: Longest string the model may write in one argument.
 MAX_STRING_LENGTH = 2000
@@ -37,10 +37,11 @@ _KEPT = {
     "const",
     "minLength",
     "maxLength",
+    PREFIX,
 }
 #: Keywords that only mean something for one type.
 _OWNED = (
-    ({"minLength", "maxLength"}, "string"),
+    ({"minLength", "maxLength", PREFIX}, "string"),
     ({"items", "prefixItems", "minItems", "maxItems"}, "array"),
     ({"properties", "required", "additionalProperties"}, "object"),
 )

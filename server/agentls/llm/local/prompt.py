@@ -24,6 +24,9 @@ CALL_FORMAT = (
 )
 
 
+#: An argument's choices listed in the tool's signature up to this many.
+MAX_SHOWN_CHOICES = 8
+
 #: After each tool result: small models otherwise tend to repeat the call they just made.
 NEXT_STEP = "You have this result now; do not repeat that call. If the task is done, call finish with the answer; otherwise call the next tool."
 
@@ -42,7 +45,9 @@ def _type_of(schema: dict[str, Any]) -> str:
     if "const" in schema:
         return json.dumps(schema["const"])
     if "enum" in schema:
-        return "|".join(json.dumps(v) for v in schema["enum"])
+        shown = "|".join(json.dumps(v) for v in schema["enum"])
+        # a long choice (the lines of a file) is the grammar's business, not the prompt's
+        return shown if len(schema["enum"]) <= MAX_SHOWN_CHOICES else "string"
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return "|".join(_type_of(s) for s in schema[key])

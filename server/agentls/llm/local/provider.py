@@ -40,6 +40,7 @@ from agentls.llm.local.prompt import to_local_messages
 from agentls.llm.local.threads import CoreShare
 
 THREADS_ENV = "AGENTLS_LOCAL_THREADS"
+GUIDED_ENV = "AGENTLS_GUIDED"
 #: Tokens kept for the tool list prompt.py adds to the system message (~820 for the
 #: 21 built-in tools with the Qwen tokenizer).
 TOOLS_RESERVE = 1024
@@ -83,6 +84,19 @@ def parse_output(text: str, acting: bool, usage: Usage, raw: dict[str, Any]) -> 
     return ModelTurn(content=text, usage=usage, raw=raw)
 
 
+def _guided(path: str | Path | None, model: model_files.KnownModel | None) -> bool:
+    forced = os.environ.get(GUIDED_ENV, "").strip()
+    if forced in ("0", "1"):
+        return forced == "1"
+    if path is not None:
+        return "0.5b" in Path(path).name.lower()
+    try:
+        key = (model or model_files.choose_model()).key
+    except ModelError:
+        return False
+    return key == "0.5b"
+
+
 class LocalModel:
     """The embedded model (`local`) or a GGUF file of the user's (`local:/path`)."""
 
@@ -104,6 +118,9 @@ class LocalModel:
         self.small = True
         #: Offer only the tools' required arguments (grammar.required_only).
         self.required_only = True
+        #: A tiny model gets guided turns: one tool per job, arguments from the
+        #: workspace (agent/guide.py). The 0.5B; AGENTLS_GUIDED=1|0 forces it either way.
+        self.guided = _guided(path, model)
         self._path = Path(path).expanduser() if path is not None else None
         self._known = model
         self.name = f"local:{self._path}" if self._path else "local"

@@ -1,0 +1,358 @@
+"""Guided turns for a tiny model: one job, one tool, arguments the workspace holds.
+
+The 0.5B picks tools by their place in the list and fills arguments with the last names
+it saw (`replace_symbol(path="app.py", new="Welcome")` for "in greet.py change Hello to
+Welcome"; measured: 4 of 24 goals done). A model that says it is tiny (`guided = True`)
+is therefore offered, per turn, only the one tool the goal's kind of job needs, then
+`finish`:
+
+| the goal | the tool |
+|---|---|
+| asks for no change (a question, an explanation, a review) | none: `finish` with the answer |
+| renames | rename_symbol |
+| adds a docstring | add_docstring |
+| adds a function, method or class | insert_symbol |
+| writes tests in a new file, or makes a new file | write_file |
+| any other change | edit_file |
+
+and that tool's arguments are held by the grammar to what the workspace has: `path` to
+the files the goal names (else the indexed files), `symbol` to the names those files
+define (those the goal mentions, when it mentions some), the rename's old and new names
+to the goal's "rename X to Y", `old` of an edit to one of the named files' lines that
+occurs once; a new test file starts with the import of what it tests and `def test_`
+(the `x-prefix` of llm/base.py: the local grammar writes it, the model the rest). After
+a change the tool made, the run ends by itself when the done check finds nothing missing (the goal's change is there, files parse, tests pass where the mode
+runs them) — the summary then says what changed, from the diff — unless the goal asks
+for several changes ("every function"); a check that finds something missing is said in
+the tool's result. A goal the done check finds impossible (about a file or a name the
+workspace lacks) is offered only `finish`.
+Must not know: the loop's internals, models' classes, LSP.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agentls.agent.builtin.done_check import _RENAME, asks_for_change
+from agentls.agent.builtin.grounding import code_names
+from agentls.agent.builtin.recipes import MODULE_DOC, RECIPES, WRITES_TESTS
+from agentls.agent.context import RunContext
+from agentls.llm.base import PREFIX, ToolSpec
+from agentls.tools.code.index_access import workspace_index
+from agentls.tools.filesystem.content import current_content, is_binary
+from agentls.tools.permissions import Permission
+
+log = logging.getLogger(__name__)
+
+#: Caps on what a grammar enumerates (llama.cpp's grammar parser has limits of its own).
+MAX_PATHS = 30
+MAX_SYMBOLS = 60
+MAX_LINES = 120
+MAX_LINE_CHARS = 160
+#: The longest `new` of a guided edit (the 0.5B otherwise wrote 2000 characters of
+#: repeated code into one line's replacement, at ~4 tokens/s).
+MAX_NEW_LINE_CHARS = 240
+_ANY = re.IGNORECASE
+_DOCSTRING = re.compile(r"\bdocstrings?\b|\bjsdoc\b", _ANY)
+_ADDS_DEF = RECIPES[0][0]
+_NEW_FILE = re.compile(r"\bnew\s+file\b|\bcreate\s+(?:a\s+)?(?:new\s+)?file\b", _ANY)
+#: "without changing the tests", "do not change the test"
+_KEEP_TESTS = re.compile(r"\b(?:without|not|never|don't)\s+(?:changing|change|touching|touch|editing|edit|modifying|modify)\s+(?:the\s+|any\s+)?tests?\b", _ANY)
+_TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+)$|(?:^|/)tests?/")
+#: Goals that ask for several changes: the run does not end after the first.
+_SEVERAL = re.compile(r"\b(?:every|all|each)\b", _ANY)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    name: str
+    tool: str | None  # None: the answer is the finish summary
+    how: str  # one line for the acting prompt
+
+
+ANSWER = Job(
+    "answer",
+    None,
+    "Answer from the code shown above: call finish with the answer itself (the names, "
+    "values, files or behaviour you found) in one or two sentences.",
+)
+JOBS: list[tuple[re.Pattern[str], Job]] = [
+    (re.compile(r"\brename\b", _ANY), Job("rename", "rename_symbol", "Call rename_symbol once: it renames the definition and every use.")),
+    (_DOCSTRING, Job("docstring", "add_docstring", "Call add_docstring with the function or class and the docstring's text (one sentence saying what it does; no quotes).")),
+    (_ADDS_DEF, Job("add", "insert_symbol", "Call insert_symbol with the file and the whole new definition: its def line and its indented body.")),
+    (WRITES_TESTS, Job("tests", "write_file", "Call write_file with the new test file's whole content: `from <module> import <name>`, then functions named test_… with assert statements.")),
+    (_NEW_FILE, Job("new_file", "write_file", "Call write_file with the new file's path and its whole content.")),
+]
+CHANGE = Job(
+    "change",
+    "edit_file",
+    "Call edit_file with `old` = the one line to change, exactly as it reads, and `new` = "
+    "that line as it must read after the change.",
+)
+
+
+def is_guided(model: Any) -> bool:
+    return bool(getattr(model, "guided", False))
+
+
+def job_of(goal: str, may_write: bool) -> Job:
+    """The kind of job `goal` asks for (ANSWER when it asks for no change)."""
+    if not may_write or not asks_for_change(goal):
+        return ANSWER
+    for pattern, job in JOBS:
+        if pattern.search(goal):
+            return job
+    return CHANGE
+
+
+class Guide:
+    """The guided turns of one run (see the module docstring)."""
+
+    def __init__(self, run: RunContext, impossible: Callable[[], str | None] | None = None) -> None:
+        self.run = run
+        self.job = job_of(run.goal, Permission.FILESYSTEM_WRITE in run.tools.permissions)
+        # (a rename changes every use in its one call)
+        self.several = bool(_SEVERAL.search(run.goal)) and self.job.name != "rename"
+        #: why the goal cannot be done (the done check's), or None
+        self.impossible = impossible or (lambda: None)
+
+    def how(self) -> str:
+        """The acting prompt's line for the job; for an answer, also the facts the index
+        has about the names the goal mentions (a function's parameters, a constant's
+        value), as a hover would show them."""
+        if self.job is not ANSWER:
+            return self.job.how
+        try:
+            found = facts(self.run.goal, self.run.tools, self._files())
+        except Exception as exc:  # facts help; they must never stop a run
+            log.warning("no facts for the answer: %s", exc)
+            found = []
+        if not found:
+            return self.job.how
+        return self.job.how + "\nFacts from the code:\n" + "\n".join(f"- {f}" for f in found)
+
+    # --- what is offered ------------------------------------------------------------------
+    def offered(self, specs: list[ToolSpec]) -> list[ToolSpec]:
+        """The job's tool (arguments held to the workspace) first, then `finish`."""
+        by_name = {s["function"]["name"]: s for s in specs}
+        out: list[ToolSpec] = []
+        tool = self.job.tool
+        if tool is not None and tool in by_name and not self.impossible():
+            out.append(self._held(by_name[tool]))
+        if "finish" in by_name:
+            out.append(by_name["finish"])
+        return out or specs
+
+    def _held(self, spec: ToolSpec) -> ToolSpec:
+        tool = spec["function"]["name"]
+        try:
+            enums, prefixes = self._enums(tool), self._prefixes(tool)
+        except Exception as exc:  # the guide narrows choices; it must never stop a run
+            log.warning("no argument choices for %s: %s", tool, exc)
+            enums, prefixes = {}, {}
+        params = spec["function"].get("parameters") or {}
+        props = dict(params.get("properties") or {})
+        for name, values in enums.items():
+            if name in props and values:
+                props[name] = {**props[name], "enum": values}
+        for name, start in prefixes.items():
+            if name in props:
+                props[name] = {**props[name], PREFIX: start}
+        if tool == "edit_file" and "new" in props:  # one line's change, not a ramble
+            props["new"] = {**props["new"], "maxLength": MAX_NEW_LINE_CHARS}
+        return {**spec, "function": {**spec["function"], "parameters": {**params, "properties": props}}}
+
+    def _prefixes(self, tool: str) -> dict[str, str]:
+        """A new test file starts with the import of what it tests and a test function:
+        `from calc import add` + `def test_` (the model writes the rest)."""
+        if tool != "write_file" or self.job.name != "tests":
+            return {}
+        sources = [f for f in self._files() if f.endswith(".py") and f not in self.run.new_files]
+        if not sources:
+            return {}
+        names = [n for n in self._symbols(sources[:1]) if n in self.run.goal]
+        if not names:
+            return {}
+        module = sources[0].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        return {"content": f"from {module} import {', '.join(names)}\n\n\ndef test_"}
+
+    def _enums(self, tool: str) -> dict[str, list[str]]:
+        goal, run = self.run.goal, self.run
+        if tool == "write_file":
+            return {"path": list(run.new_files)}
+        files = self._files()
+        out: dict[str, list[str]] = {"path": files}
+        rename = _RENAME.search(goal)
+        if tool == "rename_symbol" and rename is not None:
+            out["symbol"], out["new_name"] = [rename.group(1)], [rename.group(2)]
+        elif tool in ("rename_symbol", "add_docstring", "replace_symbol"):
+            if tool == "add_docstring" and MODULE_DOC.search(goal):
+                out["symbol"] = ["module"]
+            else:
+                out["symbol"] = self._symbols(files)
+        if tool == "edit_file":
+            out["old"] = self._lines(files)
+        return out
+
+    def _files(self) -> list[str]:
+        """The existing files the goal names, else the indexed ones (capped); not the test
+        files of a goal that says not to change the tests."""
+        ctx = self.run.tools
+        named = [f for f in self.run.named_files if (ctx.workspace.root / f).is_file()]
+        if _KEEP_TESTS.search(self.run.goal) and self.job.tool is not None:
+            named = [f for f in named if not _TEST_FILE.search(f)] or named
+        if named:
+            return named[:MAX_PATHS]
+        files = sorted(workspace_index(ctx).files)
+        return files if len(files) <= MAX_PATHS else []
+
+    def _symbols(self, files: list[str]) -> list[str]:
+        defs = workspace_index(self.run.tools).defs_by_name()
+        wanted = set(files)
+        names = sorted(n for n, where in defs.items() if any(p in wanted for p, _ in where))
+        mentioned = [n for n in code_names(self.run.goal) if n in names]
+        mentioned += [w for w in re.findall(r"\w+", self.run.goal) if w in names and w not in mentioned]
+        chosen = mentioned or names
+        return chosen if len(chosen) <= MAX_SYMBOLS else []
+
+    def _lines(self, files: list[str]) -> list[str]:
+        """The lines of `files` as they read now that occur once in their file (stripped),
+        those the goal points at first (rank_lines), only those when it points at some."""
+        ctx, scored = self.run.tools, []
+        for rel in files[:3]:
+            content = current_content(ctx, rel, ctx.workspace.resolve(rel), "read_file")
+            if content is None or is_binary(content.data):
+                continue
+            text = content.data.decode("utf-8", "replace")
+            scored += rank_lines(self.run.goal, text)
+        pointed = [line for score, line in sorted(scored, key=lambda s: -s[0]) if score > 0]
+        chosen = list(dict.fromkeys(pointed or [line for _, line in scored]))
+        return chosen[:MAX_LINES]
+
+    # --- after a call -------------------------------------------------------------------------
+    def may_end(self, tool: str, ok: bool) -> bool:
+        """Whether this successful call of the job's tool may end the run by itself."""
+        return ok and tool == self.job.tool and not self.several
+
+    def summary(self, diffs: list[str]) -> str:
+        """What the run changed, from its diff: the files and the lines as they now read."""
+        files: list[str] = []
+        removed: list[str] = []
+        added: list[str] = []
+        for diff in diffs:
+            for line in diff.splitlines():
+                if line.startswith("+++ "):
+                    name = line[4:].removeprefix("b/")
+                    if name not in files and name != "/dev/null":
+                        files.append(name)
+                elif line.startswith("-") and not line.startswith("---"):
+                    removed.append(line[1:].strip())
+                elif line.startswith("+"):
+                    added.append(line[1:].strip())
+        head = f"Changed {', '.join(files) or 'the workspace'}"
+        shown = [f"- {t}" for t in removed if t][:4] + [f"+ {t}" for t in added if t][:6]
+        return head + (": " + "; ".join(shown) if shown else ".")
+
+
+#: Goal words that point at no line: the verbs and glue of everyday goals.
+_STOP = frozenset(
+    ["add", "change", "fix", "make", "remove", "delete", "update", "set", "the", "and", "for", "with", "from", "into", "that", "this", "its", "when", "instead", "not", "does", "must", "should", "function", "method", "class", "file", "line", "code", "return", "returns", "value", "new", "old", "every", "each", "all", "are", "they", "them", "type", "hint", "hints", "parameter", "default"]
+)
+_COMMENTS = ('"' * 3, "'" * 3, "#", "//")
+_DEF = re.compile(r"^(\s*)(?:async\s+)?(?:def|class|function)\s+(\w+)")
+#: Goals about a function's signature: its def line is the one to change.
+_SIGNATURE = re.compile(r"\btype hints?\b|\bannotat|\bparameters?\b|\barguments?\b|\bdefault\b|\bsignature\b", _ANY)
+
+
+def rank_lines(goal: str, text: str) -> list[tuple[int, str]]:
+    """(score, stripped line) for each non-blank line of `text` that occurs once in it, in
+    file order: +2 a word of the goal that is no definition's name, +1 a name of a
+    definition the goal mentions, +2 a line of the body of a function the goal names
+    (its def line +3 when the goal is about signatures: hints, parameters, defaults)."""
+    from agentls.agent.builtin.grounding import _FILE_NAME
+
+    bare = _FILE_NAME.sub(" ", goal)
+    words = {w.lower() for w in re.findall(r"[A-Za-z_]\w+", bare) if len(w) >= 3} - _STOP
+    words |= {w.lower() for w in re.findall(r"\b\d+\w*", bare)}
+    lines = text.splitlines()
+    defined = {m.group(2).lower() for line in lines if (m := _DEF.match(line))}
+    named = words & defined
+    signature = bool(_SIGNATURE.search(goal))
+    out: list[tuple[int, str]] = []
+    body_of: str | None = None
+    body_indent = -1
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        match = _DEF.match(raw)
+        if match is not None:
+            body_of, body_indent = match.group(2).lower(), indent
+        elif body_of is not None and indent <= body_indent:
+            body_of = None
+        if len(line) > MAX_LINE_CHARS or text.count(line) != 1:
+            continue
+        tokens = {t.lower() for t in re.findall(r"\w+", line)}
+        score = 2 * len((words - defined) & tokens) + len(named & tokens)
+        if match is not None:
+            own = match.group(2).lower()
+            score -= 1 if own in named else 0  # a def line does not mention itself
+            if own in named and signature:
+                score += 3
+            if signature and not named and match.group(0).lstrip().startswith(("def", "async")):
+                score += 3  # "type hints on every function": every def line
+        elif body_of is not None and body_of in named:
+            score += 2
+        if line.startswith(_COMMENTS):
+            score -= 1  # a docstring or comment is seldom what a goal's change is about
+        out.append((score, line))
+    return out
+
+
+def facts(goal: str, ctx: Any, files: list[str]) -> list[str]:
+    """What the Python files among `files` define under the names `goal` mentions: a
+    function's parameters (counted), a constant's value, a class's methods."""
+    import ast
+
+    wanted = set(re.findall(r"[A-Za-z_]\w*", goal))
+    out: list[str] = []
+    for rel in files[:3]:
+        if not rel.endswith(".py"):
+            continue
+        content = current_content(ctx, rel, ctx.workspace.resolve(rel), "read_file")
+        if content is None or is_binary(content.data):
+            continue
+        try:
+            tree = ast.parse(content.data)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            where = f"{rel} line {getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in wanted:
+                a = node.args
+                params = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+                params += [f"*{a.vararg.arg}"] if a.vararg else []
+                params += [f"**{a.kwarg.arg}"] if a.kwarg else []
+                defaults = {
+                    p.arg: ast.unparse(d)
+                    for p, d in zip((*a.posonlyargs, *a.args)[::-1], a.defaults[::-1], strict=False)
+                }
+                shown = [f"{p}={defaults[p]}" if p in defaults else p for p in params]
+                returns = [ast.unparse(r.value) for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
+                line = f"{node.name} ({where}) takes {len(params)} parameter{'s' if len(params) != 1 else ''}: {', '.join(shown) or 'none'}"
+                if returns and len(returns) <= 3 and all(len(r) <= 60 for r in returns):
+                    line += f"; it returns {' or '.join(returns)}"
+                out.append(line)
+            elif isinstance(node, ast.ClassDef) and node.name in wanted:
+                methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+                out.append(f"{node.name} ({where}) is a class with the methods {', '.join(methods) or '(none)'}")
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                name = node.targets[0].id
+                if name in wanted and len(value := ast.unparse(node.value)) <= 80:
+                    out.append(f"{name} = {value} ({where})")
+    return out[:8]

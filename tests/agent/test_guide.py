@@ -1,0 +1,269 @@
+"""Guided turns for a tiny model (agent/guide.py): one tool for the goal's kind of job, its
+arguments held to what the workspace has, and the run ending by itself once the done check
+finds the change there — driven through the real loop by scripted transcripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentls.agent.agent import RunSettings
+from agentls.agent.builtin.evidence import asked_values
+from agentls.agent.guide import job_of, rank_lines
+from agentls.llm.replay import Recorder, ReplayModel
+
+from .conftest import RunAgent, act, finish
+
+GREET = 'def greet(name):\n    return f"Hello, {name}!"\n\n\ndef farewell(name):\n    return f"Bye, {name}."\n'
+DEV = RunSettings(mode="dev", approval="auto")
+
+
+@pytest.mark.parametrize(
+    ("goal", "may_write", "tool"),
+    [
+        ("What is the value of MAX_RETRIES in this project?", True, None),
+        ("Explain what inventory.py does. Do not change any files.", True, None),
+        ("Review utils.py and tell me if you see any bugs. Only report them; do not edit anything.", True, None),
+        ("Change TIMEOUT_SECONDS in config.py to 60.", False, None),  # may not write: an answer
+        ("Rename the class Usr to User in models.py and update every place that uses it.", True, "rename_symbol"),
+        ("Add a docstring to the add function in calc.py.", True, "add_docstring"),
+        ("Add a module docstring at the top of textutils.py saying what the module is for.", True, "add_docstring"),
+        ("Add a function subtract(a, b) to calc.py that returns a minus b.", True, "insert_symbol"),
+        ("Write a pytest test for the add function of calc.py in a new file test_calc.py.", True, "write_file"),
+        ("Change TIMEOUT_SECONDS in config.py to 60.", True, "edit_file"),
+        ("Fix the spelling mistake \"recieved\" in messages.py.", True, "edit_file"),
+    ],
+)
+def test_the_job_decides_the_one_tool(goal: str, may_write: bool, tool: str | None) -> None:
+    assert job_of(goal, may_write).tool == tool
+
+
+@pytest.mark.parametrize(
+    ("goal", "text", "first"),
+    [
+        ("In greet.py, change the greeting word from Hello to Welcome.", GREET, 'return f"Hello, {name}!"'),
+        (
+            "Fix the is_even function in parity.py: it returns True for odd numbers.",
+            "def is_even(n):\n    return n % 2 == 1\n\n\ndef evens(values):\n    return [v for v in values if is_even(v)]\n",
+            "return n % 2 == 1",  # the named function's body, not its def line or a caller
+        ),
+        (
+            "Add the type hint int to the user_id parameter of find_user in users.py.",
+            "def find_user(users, user_id):\n    for user in users:\n        if user['id'] == user_id:\n            return user\n",
+            "def find_user(users, user_id):",  # a signature goal: the def line
+        ),
+        (
+            "Change the default value of retries in the fetch function of client.py from 3 to 5.",
+            'def fetch(url, retries=3):\n    """Fetch with retries."""\n    return {"retries": retries}\n',
+            "def fetch(url, retries=3):",
+        ),
+    ],
+)
+def test_lines_the_goal_points_at_come_first(goal: str, text: str, first: str) -> None:
+    ranked = sorted(rank_lines(goal, text), key=lambda s: -s[0])
+    assert ranked[0] == (ranked[0][0], first) and ranked[0][0] > 0, ranked
+
+
+def test_a_line_that_is_not_unique_is_never_offered() -> None:
+    lines = [line for _, line in rank_lines("Change x to 2", "x = 1\nx = 1\ny = x\n")]
+    assert lines == ["y = x"]  # `x = 1` twice: an edit of it would be ambiguous
+
+
+@pytest.mark.parametrize(
+    ("goal", "values"),
+    [
+        ("Change TIMEOUT_SECONDS in config.py to 60.", ["60"]),
+        ("In greet.py, change the greeting word from Hello to Welcome.", ["Welcome"]),
+        ("Change the default value of retries in the fetch function of client.py from 3 to 5.", ["5"]),
+        ("Set the log level to 'debug' in app.py", ["debug"]),
+        ("Change the version to 1.2.3.", ["1.2.3"]),
+        ("Add the type hint int to the user_id parameter of find_user in users.py.", []),
+        ("Rename the function calc_total to compute_total everywhere.", []),  # a rename's own check
+        ("Make divide in calc.py return None when b is 0.", []),
+    ],
+)
+def test_the_values_a_change_goal_asks_for(goal: str, values: list[str]) -> None:
+    assert asked_values(goal) == values
+
+
+def _offered(spec: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    (tool,) = [t for t in spec if t["function"]["name"] == name]
+    return tool["function"]["parameters"]["properties"]  # type: ignore[no-any-return]
+
+
+GOAL = "In greet.py, change the greeting word from Hello to Welcome."
+
+
+async def test_a_guided_edit_is_offered_one_tool_with_the_workspace_choices_and_ends_by_itself(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    (ws_root / "greet.py").write_text(GREET)
+    edit = {"path": "greet.py", "old": 'return f"Hello, {name}!"', "new": 'return f"Welcome, {name}!"'}
+    out = await run_agent([act("edit_file", edit)], goal=GOAL, settings=DEV, small=True, guided=True)
+    assert out.state.status == "completed", out.state.error
+    (turn,) = out.acting()  # no finish turn: the done check found the change there
+    assert turn.tools == ["edit_file", "finish"]
+    props = _offered(turn.specs, "edit_file")
+    assert props["path"]["enum"] == ["greet.py"]
+    assert props["old"]["enum"] == ['return f"Hello, {name}!"']  # the one line the goal points at
+    assert props["new"]["maxLength"] == 240
+    assert "Call edit_file with `old` = the one line to change" in turn.text()
+    assert (ws_root / "greet.py").read_text() == GREET.replace("Hello", "Welcome")
+    assert out.state.summary.startswith("Changed greet.py: - return f\"Hello, {name}!\"; + return f\"Welcome")
+
+
+async def test_a_guided_edit_that_misses_the_asked_value_is_told_and_does_not_complete(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    (ws_root / "greet.py").write_text(GREET)
+    wrong = {"path": "greet.py", "old": 'return f"Hello, {name}!"', "new": 'return f"Hi, {name}!"'}
+    out = await run_agent(
+        [act("edit_file", wrong), finish("Changed the greeting."), finish("Changed the greeting.")],
+        goal=GOAL, settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    assert out.state.status == "failed"
+    assert "the goal asks for Welcome, which no line this run changed has" in (out.state.error or "")
+    told = out.acting()[1].text()
+    assert "Not done yet: the goal asks for Welcome" in told
+
+
+async def test_several_changes_do_not_end_after_the_first(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "conv.py").write_text("def a(x):\n    return x\n\n\ndef b(y):\n    return y\n")
+    goal = "Add type hints to every function in conv.py. All parameters and return values are floats."
+    script = [
+        act("edit_file", {"path": "conv.py", "old": "def a(x):", "new": "def a(x: float) -> float:"}),
+        act("edit_file", {"path": "conv.py", "old": "def b(y):", "new": "def b(y: float) -> float:"}),
+        finish("Hinted a and b."),
+    ]
+    out = await run_agent(script, goal=goal, settings=DEV, small=True, guided=True)
+    assert out.state.status == "completed", out.state.error
+    assert len(out.acting()) == 3
+    second = _offered(out.acting()[1].specs, "edit_file")["old"]["enum"]
+    assert "def b(y):" in second and "def a(x):" not in second  # the file as it now reads
+
+
+async def test_a_guided_question_is_offered_finish_only(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "settings.py").write_text("MAX_RETRIES = 7\n")
+    out = await run_agent(
+        [finish("MAX_RETRIES is 7.")], goal="What is the value of MAX_RETRIES in this project?",
+        settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    assert out.state.status == "completed"
+    assert out.acting()[0].tools == ["finish"]
+    assert "MAX_RETRIES = 7" in out.acting()[0].text()  # the file it names, read up front
+
+
+async def test_an_impossible_guided_goal_is_offered_finish_only(run_agent: RunAgent) -> None:
+    out = await run_agent(
+        [finish("There is no server.py in this workspace.")],
+        goal="Add a docstring to the function start_server in server.py.",
+        settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    assert out.acting()[0].tools == ["finish"]
+    assert out.state.status == "failed"
+
+
+async def test_a_rename_is_held_to_the_goals_names(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "models.py").write_text("class Usr:\n    pass\n")
+    (ws_root / "service.py").write_text("from models import Usr\n\nu = Usr()\n")
+    out = await run_agent(
+        [act("rename_symbol", {"path": "models.py", "symbol": "Usr", "new_name": "User"})],
+        goal="Rename the class Usr to User in models.py and update every place that uses it.",
+        settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    props = _offered(out.acting()[0].specs, "rename_symbol")
+    assert (props["symbol"]["enum"], props["new_name"]["enum"]) == (["Usr"], ["User"])
+    assert "User()" in (ws_root / "service.py").read_text()
+
+
+async def test_unguided_small_runs_keep_their_tools(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "greet.py").write_text(GREET)
+    out = await run_agent([finish("nothing")], goal=GOAL, settings=DEV, small=True)
+    tools = out.acting()[0].tools
+    assert "read_file" in tools and "edit_file" in tools
+    assert "enum" not in _offered(out.acting()[0].specs, "edit_file")["old"]
+
+
+async def test_a_recording_of_a_guided_run_replays_guided(tmp_path: Path) -> None:
+    class Tiny:
+        name, context_tokens, small, guided = "tiny", 1000, True, True
+
+        async def complete(self, messages: Any, **_: Any) -> Any:
+            from agentls.llm.base import ModelTurn
+
+            return ModelTurn(content="hi")
+
+        async def aclose(self) -> None:
+            return None
+
+    path = tmp_path / "rec.jsonl"
+    await Recorder(Tiny(), path).complete([{"role": "user", "content": "x"}], tools=[])
+    assert json.loads(path.read_text().splitlines()[0])["request"]["guided"] is True
+    assert ReplayModel(path).guided is True
+
+
+def test_the_local_model_is_guided_for_the_0_5b_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentls.llm.local.model_files import KNOWN_MODELS
+    from agentls.llm.local.provider import LocalModel
+
+    monkeypatch.delenv("AGENTLS_GUIDED", raising=False)
+    assert LocalModel(model=KNOWN_MODELS["0.5b"]).guided is True
+    assert LocalModel(model=KNOWN_MODELS["1.5b"]).guided is False
+    assert LocalModel("/m/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf").guided is True
+    monkeypatch.setenv("AGENTLS_GUIDED", "0")
+    assert LocalModel(model=KNOWN_MODELS["0.5b"]).guided is False
+    monkeypatch.setenv("AGENTLS_GUIDED", "1")
+    assert LocalModel(model=KNOWN_MODELS["1.5b"]).guided is True
+
+
+async def test_a_new_test_file_starts_with_the_import_of_what_it_tests(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    (ws_root / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    body = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
+    out = await run_agent(
+        [act("write_file", {"path": "test_calc.py", "content": body})],
+        goal="Write a pytest test for the add function of calc.py in a new file test_calc.py.",
+        settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    props = _offered(out.acting()[0].specs, "write_file")
+    assert props["path"]["enum"] == ["test_calc.py"]
+    assert props["content"]["x-prefix"] == "from calc import add\n\n\ndef test_"
+    assert (ws_root / "test_calc.py").read_text() == body
+
+
+async def test_an_answer_gets_the_facts_of_the_names_the_goal_mentions(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    (ws_root / "orders.py").write_text(
+        'MAX = 3\n\n\ndef make_order(customer, items, discount=0.0, note=""):\n    return {"c": customer}\n'
+    )
+    out = await run_agent(
+        [finish("make_order takes 4 parameters.")],
+        goal="How many parameters does the function make_order in orders.py take? And MAX?",
+        settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    text = out.acting()[0].text()
+    assert "- make_order (orders.py line 4) takes 4 parameters: customer, items, discount=0.0, note=''" in text
+    assert "- MAX = 3 (orders.py line 1)" in text
+
+
+async def test_a_fix_that_must_not_touch_the_tests_is_offered_the_code_only(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    (ws_root / "text.py").write_text('def slugify(title):\n    return title.lower().replace(" ", "_")\n')
+    (ws_root / "test_text.py").write_text('from text import slugify\n\n\ndef test_slug():\n    assert slugify("A b") == "a-b"\n')
+    out = await run_agent(
+        [finish("x"), finish("x")],
+        goal="test_text.py fails. Fix slugify in text.py so the test passes; do not change the test.",
+        settings=DEV, small=True, guided=True,
+    )  # fmt: skip
+    props = _offered(out.acting()[0].specs, "edit_file")
+    assert props["path"]["enum"] == ["text.py"]
+    assert props["old"]["enum"][0] == 'return title.lower().replace(" ", "_")'
+    assert not any("import" in line or "assert" in line for line in props["old"]["enum"])
