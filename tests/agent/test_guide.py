@@ -12,7 +12,7 @@ import pytest
 
 from agentls.agent.agent import RunSettings
 from agentls.agent.builtin.evidence import asked_values
-from agentls.agent.guide import job_of, rank_lines
+from agentls.agent.guide import job_of, line_stem, rank_lines
 from agentls.llm.replay import Recorder, ReplayModel
 
 from .conftest import RunAgent, act, finish
@@ -110,6 +110,10 @@ async def test_a_guided_edit_is_offered_one_tool_with_the_workspace_choices_and_
     assert props["path"]["enum"] == ["greet.py"]
     assert props["old"]["enum"] == ['return f"Hello, {name}!"']  # the one line the goal points at
     assert props["new"]["maxLength"] == 240
+    (branch, *_) = turn.specs[0]["function"]["parameters"]["anyOf"]  # what the grammar takes
+    assert branch["properties"]["path"] == {"const": "greet.py"}
+    assert branch["properties"]["old"] == {"const": 'return f"Hello, {name}!"'}
+    assert branch["properties"]["new"]["x-prefix"] == "return "  # the line's stem is kept
     assert "Call edit_file with `old` = the one line to change" in turn.text()
     assert (ws_root / "greet.py").read_text() == GREET.replace("Hello", "Welcome")
     assert out.state.summary.startswith("Changed greet.py: - return f\"Hello, {name}!\"; + return f\"Welcome")
@@ -267,3 +271,38 @@ async def test_a_fix_that_must_not_touch_the_tests_is_offered_the_code_only(
     assert props["path"]["enum"] == ["text.py"]
     assert props["old"]["enum"][0] == 'return title.lower().replace(" ", "_")'
     assert not any("import" in line or "assert" in line for line in props["old"]["enum"])
+
+
+@pytest.mark.parametrize(
+    ("line", "stem"),
+    [
+        ("def area(width, height):", "def area("),
+        ("async def fetch(url):", "async def fetch("),
+        ("TIMEOUT_SECONDS = 30", "TIMEOUT_SECONDS = "),
+        ("self.x: int = 3", "self.x: int = "),
+        ('return f"Hello, {name}!"', "return "),
+        ("if a == b:", None),
+        ("x == 3", None),
+    ],
+)
+def test_the_stem_an_edit_of_a_line_keeps(line: str, stem: str | None) -> None:
+    assert line_stem(line) == stem
+
+
+async def test_a_removal_empties_the_line_and_a_failed_edit_is_tried_again_before_finish(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    (ws_root / "pipe.py").write_text('def process(items):\n    print("DEBUG", items)\n    return items\n')
+    goal = "Remove the debug print from the process function in pipe.py."
+    script = [
+        act("edit_file", {"path": "pipe.py", "old": "return items", "new": "return items"}),  # invalid
+        act("edit_file", {"path": "pipe.py", "old": 'print("DEBUG", items)', "new": ""}),
+    ]
+    out = await run_agent(script, goal=goal, settings=DEV, small=True, guided=True)
+    assert out.state.status == "completed", out.state.error
+    first, second = out.acting()
+    assert first.tools == ["edit_file", "finish"] and second.tools == ["edit_file"]
+    (branch, *_) = first.specs[0]["function"]["parameters"]["anyOf"]
+    assert branch["properties"]["old"] == {"const": 'print("DEBUG", items)'}
+    assert branch["properties"]["new"] == {"const": ""}
+    assert "print" not in (ws_root / "pipe.py").read_text()

@@ -19,12 +19,14 @@ and that tool's arguments are held by the grammar to what the workspace has: `pa
 the files the goal names (else the indexed files), `symbol` to the names those files
 define (those the goal mentions, when it mentions some), the rename's old and new names
 to the goal's "rename X to Y", `old` of an edit to one of the named files' lines that
-occurs once; a new test file starts with the import of what it tests and `def test_`
+occurs once — with its file, and a `new` that keeps its stem (`def area(`, `TIMEOUT = `,
+`return `; empty when the goal removes something); a new test file starts with the import of what it tests and `def test_`
 (the `x-prefix` of llm/base.py: the local grammar writes it, the model the rest). After
 a change the tool made, the run ends by itself when the done check finds nothing missing (the goal's change is there, files parse, tests pass where the mode
 runs them) — the summary then says what changed, from the diff — unless the goal asks
 for several changes ("every function"); a check that finds something missing is said in
-the tool's result. A goal the done check finds impossible (about a file or a name the
+the tool's result. After a failed or invalid call of the job's tool it is offered alone,
+up to 3 attempts, before `finish` comes back. A goal the done check finds impossible (about a file or a name the
 workspace lacks) is offered only `finish`.
 Must not know: the loop's internals, models' classes, LSP.
 """
@@ -56,6 +58,8 @@ MAX_LINE_CHARS = 160
 #: The longest `new` of a guided edit (the 0.5B otherwise wrote 2000 characters of
 #: repeated code into one line's replacement, at ~4 tokens/s).
 MAX_NEW_LINE_CHARS = 240
+#: Attempts at the job's tool before `finish` is offered again after a failed one.
+MAX_ATTEMPTS = 3
 _ANY = re.IGNORECASE
 _DOCSTRING = re.compile(r"\bdocstrings?\b|\bjsdoc\b", _ANY)
 _ADDS_DEF = RECIPES[0][0]
@@ -63,6 +67,8 @@ _NEW_FILE = re.compile(r"\bnew\s+file\b|\bcreate\s+(?:a\s+)?(?:new\s+)?file\b", 
 #: "without changing the tests", "do not change the test"
 _KEEP_TESTS = re.compile(r"\b(?:without|not|never|don't)\s+(?:changing|change|touching|touch|editing|edit|modifying|modify)\s+(?:the\s+|any\s+)?tests?\b", _ANY)
 _TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+)$|(?:^|/)tests?/")
+#: "Remove the debug print", "delete the unused import": the edited line becomes empty.
+_REMOVES = re.compile(r"\b(?:remove|delete|drop)\b", _ANY)
 #: Goals that ask for several changes: the run does not end after the first.
 _SEVERAL = re.compile(r"\b(?:every|all|each)\b", _ANY)
 
@@ -119,6 +125,9 @@ class Guide:
         self.several = bool(_SEVERAL.search(run.goal)) and self.job.name != "rename"
         #: why the goal cannot be done (the done check's), or None
         self.impossible = impossible or (lambda: None)
+        #: the job's tool calls that failed (or were invalid), and whether one succeeded
+        self.failures = 0
+        self.succeeded = False
 
     def how(self) -> str:
         """The acting prompt's line for the job; for an answer, also the facts the index
@@ -143,6 +152,8 @@ class Guide:
         tool = self.job.tool
         if tool is not None and tool in by_name and not self.impossible():
             out.append(self._held(by_name[tool]))
+            if 0 < self.failures < MAX_ATTEMPTS and not self.succeeded:
+                return out  # another attempt at the job before `finish` is offered again
         if "finish" in by_name:
             out.append(by_name["finish"])
         return out or specs
@@ -162,9 +173,17 @@ class Guide:
         for name, start in prefixes.items():
             if name in props:
                 props[name] = {**props[name], PREFIX: start}
+        held = {**params, "properties": props}
         if tool == "edit_file" and "new" in props:  # one line's change, not a ramble
             props["new"] = {**props["new"], "maxLength": MAX_NEW_LINE_CHARS}
-        return {**spec, "function": {**spec["function"], "parameters": {**params, "properties": props}}}
+            try:
+                branches = self._edit_branches(self._lines(self._files()))
+            except Exception as exc:
+                log.warning("no line choices for edit_file: %s", exc)
+                branches = []
+            if branches:  # the grammar takes these; the prompt shows the properties
+                held["anyOf"] = branches
+        return {**spec, "function": {**spec["function"], "parameters": held}}
 
     def _prefixes(self, tool: str) -> dict[str, str]:
         """A new test file starts with the import of what it tests and a test function:
@@ -195,7 +214,7 @@ class Guide:
             else:
                 out["symbol"] = self._symbols(files)
         if tool == "edit_file":
-            out["old"] = self._lines(files)
+            out["old"] = [line for _, line in self._lines(files)]
         return out
 
     def _files(self) -> list[str]:
@@ -219,21 +238,50 @@ class Guide:
         chosen = mentioned or names
         return chosen if len(chosen) <= MAX_SYMBOLS else []
 
-    def _lines(self, files: list[str]) -> list[str]:
-        """The lines of `files` as they read now that occur once in their file (stripped),
-        those the goal points at first (rank_lines), only those when it points at some."""
+    def _lines(self, files: list[str]) -> list[tuple[str, str]]:
+        """(file, line) for the lines of `files` as they read now that occur once in their
+        file (stripped), those the goal points at first (rank_lines), only those when it
+        points at some."""
         ctx, scored = self.run.tools, []
         for rel in files[:3]:
             content = current_content(ctx, rel, ctx.workspace.resolve(rel), "read_file")
             if content is None or is_binary(content.data):
                 continue
             text = content.data.decode("utf-8", "replace")
-            scored += rank_lines(self.run.goal, text)
-        pointed = [line for score, line in sorted(scored, key=lambda s: -s[0]) if score > 0]
-        chosen = list(dict.fromkeys(pointed or [line for _, line in scored]))
+            scored += [(score, (rel, line)) for score, line in rank_lines(self.run.goal, text)]
+        pointed = [pair for score, pair in sorted(scored, key=lambda s: -s[0]) if score > 0]
+        chosen = list(dict.fromkeys(pointed or [pair for _, pair in scored]))
         return chosen[:MAX_LINES]
 
+    def _edit_branches(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """One argument object per line that may be edited: its file, the line, and a `new`
+        that keeps the line's stem (`def area(`, `TIMEOUT = `, `return `) — or is empty
+        when the goal removes something."""
+        removes = bool(_REMOVES.search(self.run.goal))
+        out = []
+        for path, line in pairs:
+            new: dict[str, Any] = {"type": "string", "maxLength": MAX_NEW_LINE_CHARS}
+            if removes:
+                new = {"const": ""}
+            elif (stem := line_stem(line)) is not None:
+                new[PREFIX] = stem
+            out.append(
+                {
+                    "type": "object",
+                    "properties": {"path": {"const": path}, "old": {"const": line}, "new": new},
+                    "required": ["path", "old", "new"],
+                    "additionalProperties": False,
+                }
+            )
+        return out
+
     # --- after a call -------------------------------------------------------------------------
+    def called(self, tool: str, ok: bool) -> None:
+        """A call of `tool` ran (ok) or was refused, invalid or failed (not ok)."""
+        if tool == self.job.tool:
+            self.succeeded |= ok
+            self.failures += not ok
+
     def may_end(self, tool: str, ok: bool) -> bool:
         """Whether this successful call of the job's tool may end the run by itself."""
         return ok and tool == self.job.tool and not self.several
@@ -356,3 +404,19 @@ def facts(goal: str, ctx: Any, files: list[str]) -> list[str]:
                 if name in wanted and len(value := ast.unparse(node.value)) <= 80:
                     out.append(f"{name} = {value} ({where})")
     return out[:8]
+
+
+_STEMS = (
+    re.compile(r"^(?:async\s+)?(?:def|class|function)\s+\w+\s*\("),  # `def area(`
+    re.compile(r"^[A-Za-z_][\w.]*(?:\s*:\s*[^=]+)?\s*=\s*(?!=)"),  # `TIMEOUT = `
+    re.compile(r"^return\s+"),  # `return `
+)
+
+
+def line_stem(line: str) -> str | None:
+    """The part of a line an edit of it keeps: a definition's name up to its `(`, an
+    assignment's target and `=`, `return `; None for other lines."""
+    for stem in _STEMS:
+        if match := stem.match(line):
+            return match.group(0)
+    return None

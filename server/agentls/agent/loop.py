@@ -261,6 +261,8 @@ class TaskLoop:
                 call = parse_call(turn, commands, [spec["function"]["name"] for spec in offered])
             except BadReply as bad:
                 self._record(index, turn, bad.call_id, error_text(bad.message, bad.tool))
+                if self.guide is not None:
+                    self.guide.called(bad.tool, False)
                 self._bad(bad)
                 continue
             self.bad_replies = 0
@@ -270,6 +272,8 @@ class TaskLoop:
                 self.emit("status", {"status": run.state.status, "notice": done.summary})
                 return done.summary
             except CallRejected as rejected:
+                if self.guide is not None:
+                    self.guide.called(call.name, False)
                 self._record(index, turn, call.id, error_text(rejected.message, call.name))
                 self.emit("error", {"type": "call_rejected", "message": rejected.message})
                 continue
@@ -281,6 +285,8 @@ class TaskLoop:
             self.emit("tool_result", {"task": index, "id": call.id, "name": call.name,
                                       "durationMs": round(result.duration_ms, 1), **result.to_dict()})  # fmt: skip
             answer = result.message_text()
+            if self.guide is not None:
+                self.guide.called(call.name, result.ok)
             ended, why = await self._guided_end(call.name, result.ok)
             if why is not None:
                 answer += f"\n\nNot done yet: {why}"
