@@ -237,7 +237,7 @@ async def test_a_new_test_file_starts_with_the_import_of_what_it_tests(
     assert out.state.status == "completed", out.state.error
     props = _offered(out.acting()[0].specs, "write_file")
     assert props["path"]["enum"] == ["test_calc.py"]
-    assert props["content"]["x-prefix"] == "from calc import add\n\n\ndef test_"
+    assert props["content"]["x-prefix"] == "from calc import add\n\n\ndef test_add():\n    assert add("
     assert (ws_root / "test_calc.py").read_text() == body
 
 
@@ -306,3 +306,19 @@ async def test_a_removal_empties_the_line_and_a_failed_edit_is_tried_again_befor
     assert branch["properties"]["old"] == {"const": 'print("DEBUG", items)'}
     assert branch["properties"]["new"] == {"const": ""}
     assert "print" not in (ws_root / "pipe.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n", True),
+        ("import pytest\n\ndef test_div():\n    with pytest.raises(ZeroDivisionError):\n        1 / 0\n", True),
+        ("test('adds', () => { expect(add(1, 2)).toBe(3); });\n", True),
+        ("from calc import add\n\n\ndef test_add(a, b):\n    return add(a, b)\n", False),  # checks nothing
+        ("def add(a, b):\n    return a + b\n", False),
+    ],
+)
+def test_a_new_test_file_needs_a_test_that_checks_something(text: str, ok: bool) -> None:
+    from agentls.agent.builtin.evidence import has_test
+
+    assert has_test(text) is ok

@@ -18,16 +18,20 @@ is therefore offered, per turn, only the one tool the goal's kind of job needs, 
 and that tool's arguments are held by the grammar to what the workspace has: `path` to
 the files the goal names (else the indexed files), `symbol` to the names those files
 define (those the goal mentions, when it mentions some), the rename's old and new names
-to the goal's "rename X to Y", `old` of an edit to one of the named files' lines that
-occurs once — with its file, and a `new` that keeps its stem (`def area(`, `TIMEOUT = `,
-`return `; empty when the goal removes something); a new test file starts with the import of what it tests and `def test_`
-(the `x-prefix` of llm/base.py: the local grammar writes it, the model the rest). After
-a change the tool made, the run ends by itself when the done check finds nothing missing (the goal's change is there, files parse, tests pass where the mode
-runs them) — the summary then says what changed, from the diff — unless the goal asks
-for several changes ("every function"); a check that finds something missing is said in
-the tool's result. After a failed or invalid call of the job's tool it is offered alone,
-up to 3 attempts, before `finish` comes back. A goal the done check finds impossible (about a file or a name the
-workspace lacks) is offered only `finish`.
+to the goal's "rename X to Y"; an edit is one grammar branch per line of the named files
+that occurs once (those the goal points at first, only those when it points at some):
+its file, the line, and a `new` that keeps the line's stem (`def area(`, `TIMEOUT = `,
+`return `), or is empty when the goal removes something; a new test file starts with
+the import of what it tests and `def test_f():` / `assert f(` (the `x-prefix` of
+llm/base.py: the local grammar writes it, the model the rest).
+
+After a change the tool made, the run ends by itself when the done check finds nothing
+missing (the goal's change is there, files parse, tests pass where the mode runs them) —
+the summary then says what changed, from the diff — unless the goal asks for several
+changes ("every function"); a check that finds something missing is said in the tool's
+result. After a failed or invalid call of the job's tool it is offered alone, up to 3
+attempts, before `finish` comes back. A goal the done check finds impossible (about a
+file or a name the workspace lacks) is offered only `finish`.
 Must not know: the loop's internals, models' classes, LSP.
 """
 
@@ -186,8 +190,9 @@ class Guide:
         return {**spec, "function": {**spec["function"], "parameters": held}}
 
     def _prefixes(self, tool: str) -> dict[str, str]:
-        """A new test file starts with the import of what it tests and a test function:
-        `from calc import add` + `def test_` (the model writes the rest)."""
+        """A new test file starts with the import of what it tests and a test of it that
+        asserts what it returns: `from calc import add` + `def test_add():` +
+        `    assert add(` (the model writes the rest)."""
         if tool != "write_file" or self.job.name != "tests":
             return {}
         sources = [f for f in self._files() if f.endswith(".py") and f not in self.run.new_files]
@@ -197,7 +202,8 @@ class Guide:
         if not names:
             return {}
         module = sources[0].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-        return {"content": f"from {module} import {', '.join(names)}\n\n\ndef test_"}
+        first = names[0]
+        return {"content": f"from {module} import {', '.join(names)}\n\n\ndef test_{first}():\n    assert {first}("}
 
     def _enums(self, tool: str) -> dict[str, list[str]]:
         goal, run = self.run.goal, self.run

@@ -93,7 +93,7 @@ class DoneCheckComponent(AfterParse):
         if absent:
             return f"the goal asks for the new file {', '.join(absent)}, which this run has not created"
         if WRITES_TESTS.search(self.run.goal):
-            empty = [f for f in self.run.new_files if not evidence.TEST_DEF.search(evidence.text_now(self.run, f))]
+            empty = [f for f in self.run.new_files if not evidence.has_test(evidence.text_now(self.run, f))]
             if empty:
                 return f"the new file {', '.join(empty)} has no test in it (a function named test_… with assert statements)"
         undefined = evidence.new_undefined_names(self.run, self.changed())

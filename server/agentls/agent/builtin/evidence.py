@@ -12,6 +12,13 @@ from agentls.agent.context import RunContext
 from agentls.tools.proposals import Proposal
 
 TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+test\w*\s*\(|\b(?:test|it)\s*\(\s*['\"`]", re.MULTILINE)
+#: What a test checks with: assert, pytest.raises, unittest's assert…, expect(…).
+CHECKS = re.compile(r"\bassert|\braises\b|\bexpect\s*\(")
+
+
+def has_test(text: str) -> bool:
+    """A test function (or test(...)/it(...) call) and something it checks with."""
+    return bool(TEST_DEF.search(text) and CHECKS.search(text))
 
 
 def new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None:
