@@ -238,6 +238,7 @@ async def test_a_new_test_file_starts_with_the_import_of_what_it_tests(
     props = _offered(out.acting()[0].specs, "write_file")
     assert props["path"]["enum"] == ["test_calc.py"]
     assert props["content"]["x-prefix"] == "from calc import add\n\n\ndef test_add():\n    assert add("
+    assert props["content"]["x-then"] == ["\n    assert "]
     assert (ws_root / "test_calc.py").read_text() == body
 
 

@@ -207,3 +207,21 @@ def test_a_prefixed_string_starts_with_its_literal_then_bounded_text() -> None:
     rule = dict(line.split(" ::= ", 1) for line in schema_to_gbnf(schema).splitlines())["content"]
     room = MAX_STRING_LENGTH - len('from a import b\n"x"')
     assert rule == rf'"\"" "from a import b\\n\\\"x\\\"" char{{0,{room}}} "\"" space'
+
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python not installed"
+)
+def test_a_lines_string_is_its_prefix_a_line_at_most_one_more_and_a_newline() -> None:
+    from agentls.llm.base import PREFIX, THEN
+    from agentls.llm.local.gbnf import schema_to_gbnf
+
+    string = {"type": "string", PREFIX: "def test_f():\n    assert f(", THEN: ["\n    assert "]}
+    grammar = schema_to_gbnf(simplify({"type": "object", "properties": {"content": string}}))
+    rules = dict(line.split(" ::= ", 1) for line in grammar.splitlines())
+    assert rules["content"] == (
+        r'"\"" "def test_f():\\n    assert f(" line-char{1,160} '
+        r'("\\n    assert " line-char{1,160})? "\\n" "\"" space'
+    )
+    assert rules["line-char"] == r'[^"\\\x7F\x00-\x1F] | "\\\""'  # no newline inside a line

@@ -22,8 +22,8 @@ to the goal's "rename X to Y"; an edit is one grammar branch per line of the nam
 that occurs once (those the goal points at first, only those when it points at some):
 its file, the line, and a `new` that keeps the line's stem (`def area(`, `TIMEOUT = `,
 `return `), or is empty when the goal removes something; a new test file starts with
-the import of what it tests and `def test_f():` / `assert f(` (the `x-prefix` of
-llm/base.py: the local grammar writes it, the model the rest).
+the import of what it tests and `def test_f():` / `assert f(`, then the model writes
+that line and at most one more `assert` line (`x-prefix`, `x-then` of llm/base.py).
 
 After a change the tool made, the run ends by itself when the done check finds nothing
 missing (the goal's change is there, files parse, tests pass where the mode runs them) —
@@ -47,7 +47,7 @@ from agentls.agent.builtin.done_check import _RENAME, asks_for_change
 from agentls.agent.builtin.grounding import code_names
 from agentls.agent.builtin.recipes import MODULE_DOC, RECIPES, WRITES_TESTS
 from agentls.agent.context import RunContext
-from agentls.llm.base import PREFIX, ToolSpec
+from agentls.llm.base import PREFIX, THEN, ToolSpec
 from agentls.tools.code.index_access import workspace_index
 from agentls.tools.filesystem.content import current_content, is_binary
 from agentls.tools.permissions import Permission
@@ -174,9 +174,9 @@ class Guide:
         for name, values in enums.items():
             if name in props and values:
                 props[name] = {**props[name], "enum": values}
-        for name, start in prefixes.items():
+        for name, extra in prefixes.items():
             if name in props:
-                props[name] = {**props[name], PREFIX: start}
+                props[name] = {**props[name], **extra}
         held = {**params, "properties": props}
         if tool == "edit_file" and "new" in props:  # one line's change, not a ramble
             props["new"] = {**props["new"], "maxLength": MAX_NEW_LINE_CHARS}
@@ -189,10 +189,12 @@ class Guide:
                 held["anyOf"] = branches
         return {**spec, "function": {**spec["function"], "parameters": held}}
 
-    def _prefixes(self, tool: str) -> dict[str, str]:
+    def _prefixes(self, tool: str) -> dict[str, dict[str, Any]]:
         """A new test file starts with the import of what it tests and a test of it that
         asserts what it returns: `from calc import add` + `def test_add():` +
-        `    assert add(` (the model writes the rest)."""
+        `    assert add(` — the model writes the rest of that line and at most one more
+        `assert` line (the 0.5B otherwise wrote asserts, right and wrong, to the token
+        limit)."""
         if tool != "write_file" or self.job.name != "tests":
             return {}
         sources = [f for f in self._files() if f.endswith(".py") and f not in self.run.new_files]
@@ -203,7 +205,8 @@ class Guide:
             return {}
         module = sources[0].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
         first = names[0]
-        return {"content": f"from {module} import {', '.join(names)}\n\n\ndef test_{first}():\n    assert {first}("}
+        start = f"from {module} import {', '.join(names)}\n\n\ndef test_{first}():\n    assert {first}("
+        return {"content": {PREFIX: start, THEN: ["\n    assert "]}}
 
     def _enums(self, tool: str) -> dict[str, list[str]]:
         goal, run = self.run.goal, self.run

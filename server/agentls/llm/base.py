@@ -22,6 +22,10 @@ ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "descript
 #: (the local model): the arguments a tiny model's guided turn prefills (agent/guide.py).
 #: Not JSON Schema; other providers never see it.
 PREFIX = "x-prefix"
+#: With PREFIX: the string is the prefix, one line, then for each text listed here that
+#: text and one more line (or nothing more), and a final newline — a prefilled test of
+#: one or two asserts instead of a page of them.
+THEN = "x-then"
 
 TASKS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300}, "maxItems": 10}
 

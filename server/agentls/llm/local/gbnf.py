@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentls.llm.base import PREFIX, ModelError
+from agentls.llm.base import PREFIX, THEN, ModelError
 from agentls.llm.local.grammar import MAX_STRING_LENGTH
 
 _STRING_EXTRAS = {"pattern", "format", "enum", "const", PREFIX}
+#: The longest line of a lines string (THEN).
+LINE_CHARS = 160
 _LITERAL_ESCAPES = {"\\": "\\\\", '"': '\\"', "\r": "\\r", "\n": "\\n"}
 
 
@@ -37,6 +39,15 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
                 start = json.dumps(str(schema[PREFIX]), ensure_ascii=False)[1:-1]
                 room = max(0, top - len(schema[PREFIX]))
                 literal = self._format_literal(start)
+                if THEN in schema:  # lines: no newline escapes inside one
+                    line = self._add_rule("line-char", r'[^"\\\x7F\x00-\x1F] | "\\\""')
+                    body = f"{line}{{1,{LINE_CHARS}}}"
+                    rest = " ".join(
+                        f"({self._format_literal(json.dumps(str(t), ensure_ascii=False)[1:-1])} {body})?"
+                        for t in schema[THEN]
+                    )
+                    newline = self._format_literal("\\n")
+                    return str(self._add_rule(rule_name, f'"\\"" {literal} {body} {rest} {newline} "\\"" space'))
                 return str(self._add_rule(rule_name, f'"\\"" {literal} {char}{{0,{room}}} "\\"" space'))
             if schema.get("type") == "string" and bounded and not _STRING_EXTRAS & schema.keys():
                 rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"

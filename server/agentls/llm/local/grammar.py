@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from agentls.llm.base import PREFIX, ToolSpec
+from agentls.llm.base import PREFIX, THEN, ToolSpec
 
 #: Longest string the model may write in one argument.
 MAX_STRING_LENGTH = 2000
@@ -38,10 +38,11 @@ _KEPT = {
     "minLength",
     "maxLength",
     PREFIX,
+    THEN,
 }
 #: Keywords that only mean something for one type.
 _OWNED = (
-    ({"minLength", "maxLength", PREFIX}, "string"),
+    ({"minLength", "maxLength", PREFIX, THEN}, "string"),
     ({"items", "prefixItems", "minItems", "maxItems"}, "array"),
     ({"properties", "required", "additionalProperties"}, "object"),
 )
