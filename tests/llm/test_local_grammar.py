@@ -213,7 +213,7 @@ def test_a_prefixed_string_starts_with_its_literal_then_bounded_text() -> None:
 @pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python not installed"
 )
-def test_a_lines_string_is_its_prefix_a_line_at_most_one_more_and_a_newline() -> None:
+def test_a_lines_string_is_its_prefix_a_line_each_then_and_its_line_and_a_newline() -> None:
     from agentls.llm.base import PREFIX, THEN
     from agentls.llm.local.gbnf import schema_to_gbnf
 
@@ -222,6 +222,6 @@ def test_a_lines_string_is_its_prefix_a_line_at_most_one_more_and_a_newline() ->
     rules = dict(line.split(" ::= ", 1) for line in grammar.splitlines())
     assert rules["content"] == (
         r'"\"" "def test_f():\\n    assert f(" line-char{1,160} '
-        r'("\\n    assert " line-char{1,160})? "\\n" "\"" space'
+        r'"\\n    assert " line-char{1,160} "\\n" "\"" space'
     )
     assert rules["line-char"] == r'[^"\\\x7F\x00-\x1F] | "\\\""'  # no newline inside a line

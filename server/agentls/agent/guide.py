@@ -22,8 +22,9 @@ to the goal's "rename X to Y"; an edit is one grammar branch per line of the nam
 that occurs once (those the goal points at first, only those when it points at some):
 its file, the line, and a `new` that keeps the line's stem (`def area(`, `TIMEOUT = `,
 `return `), or is empty when the goal removes something; a new test file starts with
-the import of what it tests and `def test_f():` / `assert f(`, then the model writes
-that line and at most one more `assert` line (`x-prefix`, `x-then` of llm/base.py).
+the import of what it tests and `def test_f():` / `assert f(`, the model writing the rest
+of that line (and of `assert not f(` for a predicate `is_…`; `x-prefix`, `x-then` of
+llm/base.py).
 
 After a change the tool made, the run ends by itself when the done check finds nothing
 missing (the goal's change is there, files parse, tests pass where the mode runs them) —
@@ -192,9 +193,9 @@ class Guide:
     def _prefixes(self, tool: str) -> dict[str, dict[str, Any]]:
         """A new test file starts with the import of what it tests and a test of it that
         asserts what it returns: `from calc import add` + `def test_add():` +
-        `    assert add(` — the model writes the rest of that line and at most one more
-        `assert` line (the 0.5B otherwise wrote asserts, right and wrong, to the token
-        limit)."""
+        `    assert add(` — the model writes the rest of that line (the 0.5B otherwise
+        wrote asserts, right and wrong, to the token limit); a predicate (`is_…`) gets a
+        second line started, `    assert not is_palindrome(`, so both outcomes are tested."""
         if tool != "write_file" or self.job.name != "tests":
             return {}
         sources = [f for f in self._files() if f.endswith(".py") and f not in self.run.new_files]
@@ -206,7 +207,9 @@ class Guide:
         module = sources[0].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
         first = names[0]
         start = f"from {module} import {', '.join(names)}\n\n\ndef test_{first}():\n    assert {first}("
-        return {"content": {PREFIX: start, THEN: ["\n    assert "]}}
+        # a predicate (is_…, has_…) is tested both ways: one true case, one false case
+        both = re.match(r"(?:is|has|can|should|contains?)_", first) is not None
+        return {"content": {PREFIX: start, THEN: [f"\n    assert not {first}("] if both else []}}
 
     def _enums(self, tool: str) -> dict[str, list[str]]:
         goal, run = self.run.goal, self.run

@@ -23,8 +23,8 @@ ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "descript
 #: Not JSON Schema; other providers never see it.
 PREFIX = "x-prefix"
 #: With PREFIX: the string is the prefix, one line, then for each text listed here that
-#: text and one more line (or nothing more), and a final newline — a prefilled test of
-#: one or two asserts instead of a page of them.
+#: text and one more line, and a final newline — a prefilled test of one assert per line
+#: the guide starts instead of a page of them.
 THEN = "x-then"
 
 TASKS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300}, "maxItems": 10}

@@ -43,7 +43,7 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
                     line = self._add_rule("line-char", r'[^"\\\x7F\x00-\x1F] | "\\\""')
                     body = f"{line}{{1,{LINE_CHARS}}}"
                     rest = " ".join(
-                        f"({self._format_literal(json.dumps(str(t), ensure_ascii=False)[1:-1])} {body})?"
+                        f"{self._format_literal(json.dumps(str(t), ensure_ascii=False)[1:-1])} {body}"
                         for t in schema[THEN]
                     )
                     newline = self._format_literal("\\n")
