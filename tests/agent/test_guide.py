@@ -12,7 +12,8 @@ import pytest
 
 from agentls.agent.agent import RunSettings
 from agentls.agent.builtin.evidence import asked_values
-from agentls.agent.guide import job_of, line_stem, rank_lines
+from agentls.agent.choices import line_stem, rank_lines
+from agentls.agent.guide import job_of
 from agentls.llm.replay import Recorder, ReplayModel
 
 from .conftest import RunAgent, act, finish

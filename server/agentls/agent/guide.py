@@ -44,9 +44,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentls.agent.builtin.done_check import _RENAME, asks_for_change
+from agentls.agent.builtin.done_check import RENAME, asks_for_change
 from agentls.agent.builtin.grounding import code_names
-from agentls.agent.builtin.recipes import MODULE_DOC, RECIPES, WRITES_TESTS
+from agentls.agent.builtin.recipes import ADDS_DEFINITION, MODULE_DOC, WRITES_TESTS
+from agentls.agent.choices import facts, line_stem, rank_lines
 from agentls.agent.context import RunContext
 from agentls.llm.base import PREFIX, THEN, ToolSpec
 from agentls.tools.code.index_access import workspace_index
@@ -59,7 +60,6 @@ log = logging.getLogger(__name__)
 MAX_PATHS = 30
 MAX_SYMBOLS = 60
 MAX_LINES = 120
-MAX_LINE_CHARS = 160
 #: The longest `new` of a guided edit (the 0.5B otherwise wrote 2000 characters of
 #: repeated code into one line's replacement, at ~4 tokens/s).
 MAX_NEW_LINE_CHARS = 240
@@ -67,7 +67,6 @@ MAX_NEW_LINE_CHARS = 240
 MAX_ATTEMPTS = 3
 _ANY = re.IGNORECASE
 _DOCSTRING = re.compile(r"\bdocstrings?\b|\bjsdoc\b", _ANY)
-_ADDS_DEF = RECIPES[0][0]
 _NEW_FILE = re.compile(r"\bnew\s+file\b|\bcreate\s+(?:a\s+)?(?:new\s+)?file\b", _ANY)
 #: "without changing the tests", "do not change the test"
 _KEEP_TESTS = re.compile(r"\b(?:without|not|never|don't)\s+(?:changing|change|touching|touch|editing|edit|modifying|modify)\s+(?:the\s+|any\s+)?tests?\b", _ANY)
@@ -94,7 +93,7 @@ ANSWER = Job(
 JOBS: list[tuple[re.Pattern[str], Job]] = [
     (re.compile(r"\brename\b", _ANY), Job("rename", "rename_symbol", "Call rename_symbol once: it renames the definition and every use.")),
     (_DOCSTRING, Job("docstring", "add_docstring", "Call add_docstring with the function or class and the docstring's text (one sentence saying what it does; no quotes).")),
-    (_ADDS_DEF, Job("add", "insert_symbol", "Call insert_symbol with the file and the whole new definition: its def line and its indented body.")),
+    (ADDS_DEFINITION, Job("add", "insert_symbol", "Call insert_symbol with the file and the whole new definition: its def line and its indented body.")),
     (WRITES_TESTS, Job("tests", "write_file", "Call write_file with the new test file's whole content: `from <module> import <name>`, then functions named test_… with assert statements.")),
     (_NEW_FILE, Job("new_file", "write_file", "Call write_file with the new file's path and its whole content.")),
 ]
@@ -217,7 +216,7 @@ class Guide:
             return {"path": list(run.new_files)}
         files = self._files()
         out: dict[str, list[str]] = {"path": files}
-        rename = _RENAME.search(goal)
+        rename = RENAME.search(goal)
         if tool == "rename_symbol" and rename is not None:
             out["symbol"], out["new_name"] = [rename.group(1)], [rename.group(2)]
         elif tool in ("rename_symbol", "add_docstring", "replace_symbol"):
@@ -316,119 +315,3 @@ class Guide:
         head = f"Changed {', '.join(files) or 'the workspace'}"
         shown = [f"- {t}" for t in removed if t][:4] + [f"+ {t}" for t in added if t][:6]
         return head + (": " + "; ".join(shown) if shown else ".")
-
-
-#: Goal words that point at no line: the verbs and glue of everyday goals.
-_STOP = frozenset(
-    ["add", "change", "fix", "make", "remove", "delete", "update", "set", "the", "and", "for", "with", "from", "into", "that", "this", "its", "when", "instead", "not", "does", "must", "should", "function", "method", "class", "file", "line", "code", "return", "returns", "value", "new", "old", "every", "each", "all", "are", "they", "them", "type", "hint", "hints", "parameter", "default"]
-)
-_COMMENTS = ('"' * 3, "'" * 3, "#", "//")
-_DEF = re.compile(r"^(\s*)(?:async\s+)?(?:def|class|function)\s+(\w+)")
-#: Goals about a function's signature: its def line is the one to change.
-_SIGNATURE = re.compile(r"\btype hints?\b|\bannotat|\bparameters?\b|\barguments?\b|\bdefault\b|\bsignature\b", _ANY)
-
-
-def rank_lines(goal: str, text: str) -> list[tuple[int, str]]:
-    """(score, stripped line) for each non-blank line of `text` that occurs once in it, in
-    file order: +2 a word of the goal that is no definition's name, +1 a name of a
-    definition the goal mentions, +2 a line of the body of a function the goal names
-    (its def line +3 when the goal is about signatures: hints, parameters, defaults)."""
-    from agentls.agent.builtin.grounding import _FILE_NAME
-
-    bare = _FILE_NAME.sub(" ", goal)
-    words = {w.lower() for w in re.findall(r"[A-Za-z_]\w+", bare) if len(w) >= 3} - _STOP
-    words |= {w.lower() for w in re.findall(r"\b\d+\w*", bare)}
-    lines = text.splitlines()
-    defined = {m.group(2).lower() for line in lines if (m := _DEF.match(line))}
-    named = words & defined
-    signature = bool(_SIGNATURE.search(goal))
-    out: list[tuple[int, str]] = []
-    body_of: str | None = None
-    body_indent = -1
-    for raw in lines:
-        line = raw.strip()
-        if not line:
-            continue
-        indent = len(raw) - len(raw.lstrip())
-        match = _DEF.match(raw)
-        if match is not None:
-            body_of, body_indent = match.group(2).lower(), indent
-        elif body_of is not None and indent <= body_indent:
-            body_of = None
-        if len(line) > MAX_LINE_CHARS or text.count(line) != 1:
-            continue
-        tokens = {t.lower() for t in re.findall(r"\w+", line)}
-        score = 2 * len((words - defined) & tokens) + len(named & tokens)
-        if match is not None:
-            own = match.group(2).lower()
-            score -= 1 if own in named else 0  # a def line does not mention itself
-            if own in named and signature:
-                score += 3
-            if signature and not named and match.group(0).lstrip().startswith(("def", "async")):
-                score += 3  # "type hints on every function": every def line
-        elif body_of is not None and body_of in named:
-            score += 2
-        if line.startswith(_COMMENTS):
-            score -= 1  # a docstring or comment is seldom what a goal's change is about
-        out.append((score, line))
-    return out
-
-
-def facts(goal: str, ctx: Any, files: list[str]) -> list[str]:
-    """What the Python files among `files` define under the names `goal` mentions: a
-    function's parameters (counted), a constant's value, a class's methods."""
-    import ast
-
-    wanted = set(re.findall(r"[A-Za-z_]\w*", goal))
-    out: list[str] = []
-    for rel in files[:3]:
-        if not rel.endswith(".py"):
-            continue
-        content = current_content(ctx, rel, ctx.workspace.resolve(rel), "read_file")
-        if content is None or is_binary(content.data):
-            continue
-        try:
-            tree = ast.parse(content.data)
-        except (SyntaxError, ValueError):
-            continue
-        for node in ast.walk(tree):
-            where = f"{rel} line {getattr(node, 'lineno', 0)}"
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in wanted:
-                a = node.args
-                params = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
-                params += [f"*{a.vararg.arg}"] if a.vararg else []
-                params += [f"**{a.kwarg.arg}"] if a.kwarg else []
-                defaults = {
-                    p.arg: ast.unparse(d)
-                    for p, d in zip((*a.posonlyargs, *a.args)[::-1], a.defaults[::-1], strict=False)
-                }
-                shown = [f"{p}={defaults[p]}" if p in defaults else p for p in params]
-                returns = [ast.unparse(r.value) for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
-                line = f"{node.name} ({where}) takes {len(params)} parameter{'s' if len(params) != 1 else ''}: {', '.join(shown) or 'none'}"
-                if returns and len(returns) <= 3 and all(len(r) <= 60 for r in returns):
-                    line += f"; it returns {' or '.join(returns)}"
-                out.append(line)
-            elif isinstance(node, ast.ClassDef) and node.name in wanted:
-                methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-                out.append(f"{node.name} ({where}) is a class with the methods {', '.join(methods) or '(none)'}")
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                name = node.targets[0].id
-                if name in wanted and len(value := ast.unparse(node.value)) <= 80:
-                    out.append(f"{name} = {value} ({where})")
-    return out[:8]
-
-
-_STEMS = (
-    re.compile(r"^(?:async\s+)?(?:def|class|function)\s+\w+\s*\("),  # `def area(`
-    re.compile(r"^[A-Za-z_][\w.]*(?:\s*:\s*[^=]+)?\s*=\s*(?!=)"),  # `TIMEOUT = `
-    re.compile(r"^return\s+"),  # `return `
-)
-
-
-def line_stem(line: str) -> str | None:
-    """The part of a line an edit of it keeps: a definition's name up to its `(`, an
-    assignment's target and `=`, `return `; None for other lines."""
-    for stem in _STEMS:
-        if match := stem.match(line):
-            return match.group(0)
-    return None

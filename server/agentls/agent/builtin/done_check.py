@@ -37,7 +37,7 @@ CHANGE_VERBS = frozenset(
 MAX_DIFF_CHARS = 3000
 _TESTS = re.compile(r"\btests?\b|\bpytest\b", re.IGNORECASE)
 #: "Rename the class Usr to User", "rename calc_total() to compute_total"
-_RENAME = re.compile(
+RENAME = re.compile(
     r"\brename\s+(?:the\s+)?(?:(?:function|class|method|variable|constant|attribute|field|type)\s+)?"
     r"[`'\"]?([A-Za-z_]\w*)[`'\"]?(?:\(\))?\s+(?:to|into|as)\s+[`'\"]?([A-Za-z_]\w*)",
     re.IGNORECASE,
@@ -116,7 +116,7 @@ class DoneCheckComponent(AfterParse):
     def _rename_leftover(self) -> str | None:
         """For "rename X to Y": where X is still used as a name (the definition renamed,
         its uses not), from the code index and this run's pending changes."""
-        match = _RENAME.search(self.run.goal)
+        match = RENAME.search(self.run.goal)
         if match is None or match.group(1) == match.group(2):
             return None
         try:

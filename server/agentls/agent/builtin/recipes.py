@@ -22,10 +22,12 @@ _ANY = re.IGNORECASE
 MODULE_DOC = re.compile(r"\bmodule\s+(?:docstring|documentation|comment)|\b(?:docstring|comment)\b.{0,30}\btop of\b", _ANY)
 #: "Write a pytest test for add", "add tests for is_palindrome" (not "make the tests pass")
 WRITES_TESTS = re.compile(r"\b(?:write|add|create)\s+(?:an?\s+|some\s+|\w+\s+)?(?:pytest\s+|unit\s+)?tests?\b", _ANY)
+#: "Add a function subtract(a, b)", "write a new class"
+ADDS_DEFINITION = re.compile(r"\b(?:add|write|create|implement)\s+(?:an?|one|another)\s+(?:new\s+)?(?:function|method|class)\b", _ANY)
 #: (pattern over the goal, the permission the tool needs, the line)
 RECIPES: list[tuple[re.Pattern[str], Permission | None, str]] = [
     (
-        re.compile(r"\b(?:add|write|create|implement)\s+(?:an?|one|another)\s+(?:new\s+)?(?:function|method|class)\b", _ANY),
+        ADDS_DEFINITION,
         Permission.FILESYSTEM_WRITE,
         "To add a new function, method or class to an existing file, call insert_symbol with "
         "the file's path and the whole new definition (its def/class line and its body).",
