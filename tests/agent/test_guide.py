@@ -225,22 +225,40 @@ def test_the_local_model_is_guided_for_the_0_5b_only(monkeypatch: pytest.MonkeyP
     assert LocalModel(model=KNOWN_MODELS["1.5b"]).guided is True
 
 
-async def test_a_new_test_file_starts_with_the_import_of_what_it_tests(
-    run_agent: RunAgent, ws_root: Path
-) -> None:
-    (ws_root / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-    body = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
+@pytest.mark.parametrize(
+    ("source", "goal", "test", "body", "prefix", "then"),
+    [
+        (
+            ("calc.py", "def add(a, b):\n    return a + b\n"),
+            "Write a pytest test for the add function of calc.py in a new file test_calc.py.",
+            "test_calc.py",
+            "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+            "from calc import add\n\n\ndef test_add():\n    assert add(",
+            [],  # one assert line
+        ),
+        (  # a predicate is tested both ways
+            ("strs.py", "def is_palindrome(text):\n    return text == text[::-1]\n"),
+            "Add pytest tests for is_palindrome from strs.py in a new file test_strs.py.",
+            "test_strs.py",
+            'from strs import is_palindrome\n\n\ndef test_is_palindrome():\n    assert is_palindrome("aba")\n    assert not is_palindrome("ab")\n',
+            "from strs import is_palindrome\n\n\ndef test_is_palindrome():\n    assert is_palindrome(",
+            ["\n    assert not is_palindrome("],
+        ),
+    ],
+)
+async def test_a_new_test_file_starts_with_the_import_and_an_assert_of_what_it_tests(
+    run_agent: RunAgent, ws_root: Path, source: tuple[str, str], goal: str, test: str,
+    body: str, prefix: str, then: list[str],
+) -> None:  # fmt: skip
+    (ws_root / source[0]).write_text(source[1])
     out = await run_agent(
-        [act("write_file", {"path": "test_calc.py", "content": body})],
-        goal="Write a pytest test for the add function of calc.py in a new file test_calc.py.",
-        settings=DEV, small=True, guided=True,
-    )  # fmt: skip
+        [act("write_file", {"path": test, "content": body})], goal=goal, settings=DEV, small=True, guided=True
+    )
     assert out.state.status == "completed", out.state.error
     props = _offered(out.acting()[0].specs, "write_file")
-    assert props["path"]["enum"] == ["test_calc.py"]
-    assert props["content"]["x-prefix"] == "from calc import add\n\n\ndef test_add():\n    assert add("
-    assert props["content"]["x-then"] == []  # one assert line
-    assert (ws_root / "test_calc.py").read_text() == body
+    assert props["path"]["enum"] == [test]
+    assert (props["content"]["x-prefix"], props["content"]["x-then"]) == (prefix, then)
+    assert (ws_root / test).read_text() == body
 
 
 async def test_an_answer_gets_the_facts_of_the_names_the_goal_mentions(
@@ -324,17 +342,3 @@ def test_a_new_test_file_needs_a_test_that_checks_something(text: str, ok: bool)
     from agentls.agent.builtin.evidence import has_test
 
     assert has_test(text) is ok
-
-
-
-async def test_a_predicate_is_tested_both_ways(run_agent: RunAgent, ws_root: Path) -> None:
-    (ws_root / "strs.py").write_text("def is_palindrome(text):\n    return text == text[::-1]\n")
-    body = 'from strs import is_palindrome\n\n\ndef test_is_palindrome():\n    assert is_palindrome("aba")\n    assert not is_palindrome("ab")\n'
-    out = await run_agent(
-        [act("write_file", {"path": "test_strs.py", "content": body})],
-        goal="Add pytest tests for is_palindrome from strs.py in a new file test_strs.py.",
-        settings=DEV, small=True, guided=True,
-    )  # fmt: skip
-    assert out.state.status == "completed", out.state.error
-    props = _offered(out.acting()[0].specs, "write_file")
-    assert props["content"]["x-then"] == ["\n    assert not is_palindrome("]
