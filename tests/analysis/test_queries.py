@@ -231,7 +231,7 @@ def test_queries_compile_and_use_schema_captures(lang: str) -> None:
     spec = language_specs()[lang]
     Grammar(spec)  # raises on a pattern the grammar cannot match
     for query in ("tags", "references"):
-        text = re.sub(r'"(?:[^"\\]|\\.)*"|;[^\n]*', "", spec.query_path(query).read_text("utf-8"))
+        text = re.sub(r'"(?:[^"\\]|\\.)*"|;[^\n]*', "", spec.query_text(query))
         used = set(re.findall(r"@([\w.]+)", text))
         assert {c for c in used if not c.startswith("_")} <= _CAPTURES, used - _CAPTURES
 
@@ -269,5 +269,6 @@ def test_language_json(lang: str) -> None:
 def test_tsx_shares_the_typescript_tags() -> None:
     """The TSX grammar has TypeScript's node names, so it uses TypeScript's tags.scm."""
     specs = language_specs()
-    assert specs["tsx"].query_path("tags") == specs["typescript"].query_path("tags")
-    assert specs["tsx"].query_path("references") != specs["typescript"].query_path("references")  # JSX
+    assert specs["tsx"].query_paths("tags") == specs["typescript"].query_paths("tags")
+    tsx, ts = specs["tsx"].query_paths("references"), specs["typescript"].query_paths("references")
+    assert tsx != ts and tsx[: len(ts)] == ts  # TypeScript's uses, then JSX's own skips

@@ -57,10 +57,15 @@ class LanguageSpec:
     doc_params: re.Pattern[bytes] | None = None
     options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
-    def query_path(self, kind: str) -> Path:
-        """`tags` or `references`: the language's own file, or one it shares
-        (language.json `"tags": "../typescript/tags.scm"`)."""
-        return (self.folder / self.options.get(kind, f"{kind}.scm")).resolve()
+    def query_paths(self, kind: str) -> tuple[Path, ...]:
+        """`tags` or `references`: the language's own file, or the files it shares and adds
+        to, in order (language.json `"tags": "../typescript/tags.scm"`, `"references":
+        ["../typescript/references.scm", "jsx-references.scm"]`)."""
+        named = self.options.get(kind, f"{kind}.scm")
+        return tuple((self.folder / n).resolve() for n in ([named] if isinstance(named, str) else named))
+
+    def query_text(self, kind: str) -> str:
+        return "\n".join(path.read_text("utf-8") for path in self.query_paths(kind))
 
 
 def _words(path: Path) -> frozenset[str]:
@@ -124,8 +129,8 @@ class Grammar:
         module = importlib.import_module(spec.package)
         self.language = Language(getattr(module, spec.function)())
         self.parser = Parser(self.language)
-        self.tags = Query(self.language, spec.query_path("tags").read_text("utf-8"))
-        self.refs = Query(self.language, spec.query_path("references").read_text("utf-8"))
+        self.tags = Query(self.language, spec.query_text("tags"))
+        self.refs = Query(self.language, spec.query_text("references"))
         self.errors = Query(self.language, "(ERROR) @error (MISSING) @missing")
 
     def parse(self, data: bytes, old_tree: Tree | None = None) -> Tree:
