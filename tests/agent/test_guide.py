@@ -342,3 +342,25 @@ def test_a_new_test_file_needs_a_test_that_checks_something(text: str, ok: bool)
     from agentls.agent.builtin.evidence import has_test
 
     assert has_test(text) is ok
+
+
+@pytest.mark.skipif(
+    __import__("shutil").which("bwrap") is None
+    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
+    reason="needs the bubblewrap sandbox to run the workspace's tests",
+)
+async def test_a_guided_end_runs_the_workspace_tests_once(make_agent: Any, ws_root: Path) -> None:
+    (ws_root / "test_app.py").write_text("from src.app import main\n\n\ndef test_main():\n    assert main() == 2\n")
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    agent, _, _ = make_agent([edit], RunSettings(mode="full", approval="auto"), small=True, guided=True)
+    runs: list[str] = []
+    execute = agent.executor.execute_async
+
+    async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
+        runs.append(name)
+        return await execute(name, *args, **kwargs)
+
+    agent.executor.execute_async = counted
+    state = await agent.run("The test fails. Fix main in src/app.py so the test passes.")
+    assert state.status == "completed", state.error
+    assert runs.count("run_test_suite") == 1  # the guided end's check is the run's last

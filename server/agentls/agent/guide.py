@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentls.agent.builtin.done_check import RENAME, asks_for_change
+from agentls.agent.builtin.evidence import diff_lines
 from agentls.agent.builtin.grounding import code_names
 from agentls.agent.builtin.recipes import ADDS_DEFINITION, MODULE_DOC, WRITES_TESTS
 from agentls.agent.choices import facts, line_stem, rank_lines
@@ -53,6 +54,7 @@ from agentls.llm.base import PREFIX, THEN, ToolSpec
 from agentls.tools.code.index_access import workspace_index
 from agentls.tools.filesystem.content import current_content, is_binary
 from agentls.tools.permissions import Permission
+from agentls.tools.proposals import Proposal
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +134,8 @@ class Guide:
         #: the job's tool calls that failed (or were invalid), and whether one succeeded
         self.failures = 0
         self.succeeded = False
+        #: the run ended by itself: the done check found nothing missing after the job's tool
+        self.ended = False
 
     def how(self) -> str:
         """The acting prompt's line for the job; for an answer, also the facts the index
@@ -165,37 +169,54 @@ class Guide:
     def _held(self, spec: ToolSpec) -> ToolSpec:
         tool = spec["function"]["name"]
         try:
-            enums, prefixes = self._enums(tool), self._prefixes(tool)
+            enums, extras, branches = self._choices(tool)
         except Exception as exc:  # the guide narrows choices; it must never stop a run
             log.warning("no argument choices for %s: %s", tool, exc)
-            enums, prefixes = {}, {}
+            enums, extras, branches = {}, {}, []
         params = spec["function"].get("parameters") or {}
         props = dict(params.get("properties") or {})
         for name, values in enums.items():
             if name in props and values:
                 props[name] = {**props[name], "enum": values}
-        for name, extra in prefixes.items():
+        for name, extra in extras.items():
             if name in props:
                 props[name] = {**props[name], **extra}
-        held = {**params, "properties": props}
         if tool == "edit_file" and "new" in props:  # one line's change, not a ramble
             props["new"] = {**props["new"], "maxLength": MAX_NEW_LINE_CHARS}
-            try:
-                branches = self._edit_branches(self._lines(self._files()))
-            except Exception as exc:
-                log.warning("no line choices for edit_file: %s", exc)
-                branches = []
-            if branches:  # the grammar takes these; the prompt shows the properties
-                held["anyOf"] = branches
+        held = {**params, "properties": props}
+        if branches:  # the grammar takes these; the prompt shows the properties
+            held["anyOf"] = branches
         return {**spec, "function": {**spec["function"], "parameters": held}}
 
-    def _prefixes(self, tool: str) -> dict[str, dict[str, Any]]:
+    def _choices(self, tool: str) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """For `tool`'s arguments: the values each may take, extra schema keywords (a
+        prefilled start), and the edit's one-branch-per-line argument objects."""
+        goal, run = self.run.goal, self.run
+        if tool == "write_file":
+            return {"path": list(run.new_files)}, self._test_start(), []
+        files = self._files()
+        enums: dict[str, list[str]] = {"path": files}
+        rename = RENAME.search(goal)
+        if tool == "rename_symbol" and rename is not None:
+            enums["symbol"], enums["new_name"] = [rename.group(1)], [rename.group(2)]
+        elif tool in ("rename_symbol", "add_docstring", "replace_symbol"):
+            if tool == "add_docstring" and MODULE_DOC.search(goal):
+                enums["symbol"] = ["module"]
+            else:
+                enums["symbol"] = self._symbols(files)
+        if tool != "edit_file":
+            return enums, {}, []
+        lines = self._lines(files)
+        enums["old"] = [line for _, line in lines]
+        return enums, {}, self._edit_branches(lines)
+
+    def _test_start(self) -> dict[str, dict[str, Any]]:
         """A new test file starts with the import of what it tests and a test of it that
         asserts what it returns: `from calc import add` + `def test_add():` +
         `    assert add(` — the model writes the rest of that line (the 0.5B otherwise
         wrote asserts, right and wrong, to the token limit); a predicate (`is_…`) gets a
         second line started, `    assert not is_palindrome(`, so both outcomes are tested."""
-        if tool != "write_file" or self.job.name != "tests":
+        if self.job.name != "tests":
             return {}
         sources = [f for f in self._files() if f.endswith(".py") and f not in self.run.new_files]
         if not sources:
@@ -209,24 +230,6 @@ class Guide:
         # a predicate (is_…, has_…) is tested both ways: one true case, one false case
         both = re.match(r"(?:is|has|can|should|contains?)_", first) is not None
         return {"content": {PREFIX: start, THEN: [f"\n    assert not {first}("] if both else []}}
-
-    def _enums(self, tool: str) -> dict[str, list[str]]:
-        goal, run = self.run.goal, self.run
-        if tool == "write_file":
-            return {"path": list(run.new_files)}
-        files = self._files()
-        out: dict[str, list[str]] = {"path": files}
-        rename = RENAME.search(goal)
-        if tool == "rename_symbol" and rename is not None:
-            out["symbol"], out["new_name"] = [rename.group(1)], [rename.group(2)]
-        elif tool in ("rename_symbol", "add_docstring", "replace_symbol"):
-            if tool == "add_docstring" and MODULE_DOC.search(goal):
-                out["symbol"] = ["module"]
-            else:
-                out["symbol"] = self._symbols(files)
-        if tool == "edit_file":
-            out["old"] = [line for _, line in self._lines(files)]
-        return out
 
     def _files(self) -> list[str]:
         """The existing files the goal names, else the indexed ones (capped); not the test
@@ -297,21 +300,10 @@ class Guide:
         """Whether this successful call of the job's tool may end the run by itself."""
         return ok and tool == self.job.tool and not self.several
 
-    def summary(self, diffs: list[str]) -> str:
-        """What the run changed, from its diff: the files and the lines as they now read."""
-        files: list[str] = []
-        removed: list[str] = []
-        added: list[str] = []
-        for diff in diffs:
-            for line in diff.splitlines():
-                if line.startswith("+++ "):
-                    name = line[4:].removeprefix("b/")
-                    if name not in files and name != "/dev/null":
-                        files.append(name)
-                elif line.startswith("-") and not line.startswith("---"):
-                    removed.append(line[1:].strip())
-                elif line.startswith("+"):
-                    added.append(line[1:].strip())
-        head = f"Changed {', '.join(files) or 'the workspace'}"
-        shown = [f"- {t}" for t in removed if t][:4] + [f"+ {t}" for t in added if t][:6]
-        return head + (": " + "; ".join(shown) if shown else ".")
+    def summary(self, changed: list[Proposal]) -> str:
+        """What the run changed: the files and the lines removed and added, from its diff."""
+        files = dict.fromkeys(c.path for p in changed for c in p.changes)
+        removed = [t.strip() for t in diff_lines(changed, "-") if t.strip()][:4]
+        added = [t.strip() for t in diff_lines(changed, "+") if t.strip()][:6]
+        shown = [f"- {t}" for t in removed] + [f"+ {t}" for t in added]
+        return f"Changed {', '.join(files) or 'the workspace'}" + (": " + "; ".join(shown) if shown else ".")

@@ -102,13 +102,15 @@ class TaskLoop:
             summary = await self._act(task)
             task.result = summary
             self._move(task, "done")
+            if self.guide is not None:
+                break  # a guided run's goal is its one task: no replanning turn
             if self.done_check is not None and await self.done_check.reached():
                 for rest in state.pending():
                     self._move(rest, "skipped")  # the goal's tests pass: no more work
                 break
-            if self.guide is not None:
-                break  # a guided run's goal is its one task: no replanning turn
             self._add_tasks(await self._plan(task))
+        if self.guide is not None and self.guide.ended:
+            return summary  # the done check found nothing missing just now (_guided_end)
         if self.done_check is not None and (reason := await self.done_check.failure()):
             raise RunFailed(reason)
         return summary
@@ -311,7 +313,8 @@ class TaskLoop:
         reason = await check.failure()
         if reason is not None:
             return None, reason.removeprefix("not done: ")
-        return guide.summary([p.diff for p in check.changed()]), None
+        guide.ended = True
+        return guide.summary(check.changed()), None
 
     def _record(self, index: int, turn: ModelTurn, call_id: str | None, answer: str) -> None:
         messages: list[Message] = [turn.as_message()]

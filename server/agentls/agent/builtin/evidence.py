@@ -136,13 +136,14 @@ def asked_values(goal: str) -> list[str]:
     return list(dict.fromkeys(v for v in out if v))
 
 
-def added_lines(changed: list[Proposal]) -> list[str]:
-    """The lines the run's changes add, from their diffs."""
+def diff_lines(changed: list[Proposal], sign: str) -> list[str]:
+    """The lines the run's changes add (`sign` "+") or remove ("-"), from their diffs."""
+    header = sign * 3
     return [
         line[1:]
         for p in changed
         for line in p.diff.splitlines()
-        if line.startswith("+") and not line.startswith("+++")
+        if line.startswith(sign) and not line.startswith(header)
     ]
 
 
@@ -151,7 +152,7 @@ def missing_value(goal: str, changed: list[Proposal]) -> str | None:
     values = asked_values(goal)
     if not values or not changed:
         return None
-    text = "\n".join(added_lines(changed))
+    text = "\n".join(diff_lines(changed, "+"))
     if any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w])", text) for v in values):
         return None
     return f"the goal asks for {' or '.join(values)}, which no line this run changed has"
