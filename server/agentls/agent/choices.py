@@ -31,9 +31,9 @@ def rank_lines(goal: str, text: str) -> list[tuple[int, str]]:
     file order: +2 a word of the goal that is no definition's name, +1 a name of a
     definition the goal mentions, +2 a line of the body of a function the goal names
     (its def line +3 when the goal is about signatures: hints, parameters, defaults)."""
-    from agentls.agent.builtin.grounding import _FILE_NAME
+    from agentls.agent.builtin.grounding import FILE_NAME
 
-    bare = _FILE_NAME.sub(" ", goal)
+    bare = FILE_NAME.sub(" ", goal)
     words = {w.lower() for w in re.findall(r"[A-Za-z_]\w+", bare) if len(w) >= 3} - _STOP
     words |= {w.lower() for w in re.findall(r"\b\d+\w*", bare)}
     lines = text.splitlines()

@@ -17,7 +17,6 @@ from typing import Any, Protocol, runtime_checkable
 Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
 
-#: The planning turn's output contract: a JSON array of task strings (`[]` = nothing to do).
 #: A string schema's text it must start with, for models whose output a grammar holds
 #: (the local model): the arguments a tiny model's guided turn prefills (agent/guide.py).
 #: Not JSON Schema; other providers never see it.
@@ -27,6 +26,7 @@ PREFIX = "x-prefix"
 #: the guide starts instead of a page of them.
 THEN = "x-then"
 
+#: The planning turn's output contract: a JSON array of task strings (`[]` = nothing to do).
 TASKS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300}, "maxItems": 10}
 
 

@@ -161,7 +161,7 @@ def code_names(goal: str) -> list[str]:
 
 
 _NEW_FILE = re.compile(r"\b(?:new|create|creates|creating)\b", re.IGNORECASE)
-_FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|md|txt|json|toml|ya?ml|cfg|ini))\b")
+FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|md|txt|json|toml|ya?ml|cfg|ini))\b")
 
 
 def new_files(goal: str, paths: list[str]) -> list[str]:
@@ -170,7 +170,7 @@ def new_files(goal: str, paths: list[str]) -> list[str]:
     if not _NEW_FILE.search(goal):
         return []
     out: list[str] = []
-    for name in _FILE_NAME.findall(goal):
+    for name in FILE_NAME.findall(goal):
         exists = any(p == name or p.endswith("/" + name) for p in paths)
         if not exists and name not in out:
             out.append(name)
@@ -190,7 +190,7 @@ def missing_files(goal: str, paths: list[str]) -> list[str]:
     if _MAKES_FILES.search(goal):
         return []
     out: list[str] = []
-    for name in _FILE_NAME.findall(goal):
+    for name in FILE_NAME.findall(goal):
         if not any(p == name or p.endswith("/" + name) for p in paths) and name not in out:
             out.append(name)
     return out

@@ -6,7 +6,8 @@ process); and a grammar that fails to parse makes the sampler dereference NULL. 
 module (1) writes bounded strings with the `char{m,n}` repetition operator, which the
 parser expands itself, (2) escapes backslashes in literals (enum values), which the
 converter leaves bare, (3) writes a string with our `x-prefix` keyword as that literal
-text followed by bounded free text, and (4) parses every grammar once with llama.cpp before use,
+text followed by bounded free text, or — with `x-then` — by one line per listed text
+(llm/base.py), and (4) parses every grammar once with llama.cpp before use,
 turning a refusal into a ModelError instead of a segfault.
 Must not know: the agent, tools, the OpenAI wire format. Imports llama_cpp lazily.
 """
@@ -32,30 +33,30 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
     class _Converter(lg.SchemaConverter):  # type: ignore[misc, name-defined]
         def visit(self, schema: dict[str, Any], name: str) -> str:
             bounded = "maxLength" in schema or "minLength" in schema
-            if schema.get("type") == "string" and PREFIX in schema:
-                rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"
-                char = self._add_primitive("char", lg.PRIMITIVE_RULES["char"])
-                top = int(schema.get("maxLength", MAX_STRING_LENGTH))
-                start = json.dumps(str(schema[PREFIX]), ensure_ascii=False)[1:-1]
-                room = max(0, top - len(schema[PREFIX]))
-                literal = self._format_literal(start)
-                if THEN in schema:  # lines: no newline escapes inside one
-                    line = self._add_rule("line-char", r'[^"\\\x7F\x00-\x1F] | "\\\""')
-                    body = f"{line}{{1,{LINE_CHARS}}}"
-                    rest = " ".join(
-                        f"{self._format_literal(json.dumps(str(t), ensure_ascii=False)[1:-1])} {body}"
-                        for t in schema[THEN]
-                    )
-                    newline = self._format_literal("\\n")
-                    return str(self._add_rule(rule_name, f'"\\"" {literal} {body} {rest} {newline} "\\"" space'))
-                return str(self._add_rule(rule_name, f'"\\"" {literal} {char}{{0,{room}}} "\\"" space'))
-            if schema.get("type") == "string" and bounded and not _STRING_EXTRAS & schema.keys():
-                rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"
-                char = self._add_primitive("char", lg.PRIMITIVE_RULES["char"])
+            prefixed = PREFIX in schema
+            if schema.get("type") != "string" or not (prefixed or bounded and not _STRING_EXTRAS & schema.keys()):
+                return str(super().visit(schema, name))
+            rule_name = name + "-" if name in lg.RESERVED_NAMES else name or "root"
+            char = self._add_primitive("char", lg.PRIMITIVE_RULES["char"])
+            if not prefixed:
                 low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
                 times = f"{{{low},{int(high)}}}" if high is not None else f"{{{low},}}"
                 return str(self._add_rule(rule_name, f'"\\"" {char}{times} "\\"" space'))
-            return str(super().visit(schema, name))
+            literal = self._json_literal(str(schema[PREFIX]))
+            if THEN not in schema:
+                room = max(0, int(schema.get("maxLength", MAX_STRING_LENGTH)) - len(schema[PREFIX]))
+                return str(self._add_rule(rule_name, f'"\\"" {literal} {char}{{0,{room}}} "\\"" space'))
+            # lines: the prefix, a line, each THEN text and a line, a newline; no newline
+            # escapes inside a line
+            line = self._add_rule("line-char", r'[^"\\\x7F\x00-\x1F] | "\\\""')
+            body = f"{line}{{1,{LINE_CHARS}}}"
+            rest = "".join(f" {self._json_literal(str(t))} {body}" for t in schema[THEN])
+            newline = self._json_literal("\n")
+            return str(self._add_rule(rule_name, f'"\\"" {literal} {body}{rest} {newline} "\\"" space'))
+
+        def _json_literal(self, text: str) -> str:
+            """The GBNF literal of `text` as it reads inside a JSON string."""
+            return self._format_literal(json.dumps(text, ensure_ascii=False)[1:-1])
 
         def _format_literal(self, literal: str) -> str:
             # the library escapes quotes but not backslashes, so a JSON-escaped quote in
