@@ -17,18 +17,18 @@ from agentls.analysis.resolve import BUILTINS, Key
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
-def _loc(ix: WorkspaceIndex, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
+def location(ix: WorkspaceIndex, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
     li = ix.line_index(path)
     if li is None:
         return Location(path, (0, 0), (0, 0), name, kind, container)
     return Location(path, li.position(start), li.position(end), name, kind, container)
 
 
-def _sym_loc(ix: WorkspaceIndex, path: str, i: int) -> Location:
+def symbol_location(ix: WorkspaceIndex, path: str, i: int) -> Location:
     fi = ix.files[path]
     sym = fi.symbols[i]
     container = fi.symbols[sym.parent].name if sym.parent >= 0 else ""
-    return _loc(ix, path, sym.sel_start, sym.sel_end, sym.name, sym.kind, container)
+    return location(ix, path, sym.sel_start, sym.sel_end, sym.name, sym.kind, container)
 
 
 def _offset(ix: WorkspaceIndex, path: str, line: int, character: int) -> int | None:
@@ -74,8 +74,8 @@ def key_locations(ix: WorkspaceIndex, key: Key, call_args: int | None = None) ->
     if kinds <= VARIABLE_KINDS | {"parameter"}:  # a parameter assigned again: every assignment too
         declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
         if not declared or fi.language == "python":
-            return [_sym_loc(ix, key.path, i) for i in syms]
-        return [_sym_loc(ix, key.path, i) for i in declared]
+            return [symbol_location(ix, key.path, i) for i in syms]
+        return [symbol_location(ix, key.path, i) for i in declared]
     ordered = sorted(syms, key=lambda i: (fi.symbols[i].kind in VARIABLE_KINDS or fi.symbols[i].kind == "parameter", fi.symbols[i].sel_start))
     functions = [i for i in ordered if fi.symbols[i].kind in ("function", "method")]
     if call_args is not None and len(functions) > 1:  # overloads: the first that fits the call
@@ -84,8 +84,8 @@ def key_locations(ix: WorkspaceIndex, key: Key, call_args: int | None = None) ->
         texts = [data[fi.symbols[i].start : fi.symbols[i].end] for i in functions]
         k = overloads.choose(texts, key.name.encode("utf-8"), call_args)
         if k is not None:
-            return [_sym_loc(ix, key.path, functions[k])]
-    return [_sym_loc(ix, key.path, ordered[0])]
+            return [symbol_location(ix, key.path, functions[k])]
+    return [symbol_location(ix, key.path, ordered[0])]
 
 
 def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
@@ -115,7 +115,7 @@ def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool
             s += 20
         return s, fi.symbols[i].sel_start, p
 
-    return [_sym_loc(ix, p, i) for p, i in sorted(cands, key=score)[:limit]]
+    return [symbol_location(ix, p, i) for p, i in sorted(cands, key=score)[:limit]]
 
 
 def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Resolution:

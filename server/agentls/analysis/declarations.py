@@ -61,7 +61,7 @@ def overloaded(ix: WorkspaceIndex, key: Key, path: str, start: int, call_args: i
     spec = ix.spec(key.path)
     if spec is None or not spec.options.get("overload_signatures") or key.scope < 0:
         return None
-    from agentls.analysis.answers import _sym_loc
+    from agentls.analysis.answers import symbol_location
 
     fi = ix.files[key.path]
     syms = [i for i in ix.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind in FUNCTION_KINDS]
@@ -73,16 +73,16 @@ def overloaded(ix: WorkspaceIndex, key: Key, path: str, start: int, call_args: i
         return None
     else:
         chosen = syms
-    return [_sym_loc(ix, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
+    return [symbol_location(ix, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
 
 
 def extend(ix: WorkspaceIndex, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
     """`locs` (the key's own declaration) with the merged declarations and the constructor."""
-    from agentls.analysis.answers import _sym_loc, key_locations
+    from agentls.analysis.answers import key_locations, symbol_location
 
     out = list(locs)
     for i in merged(ix, key):
-        loc = _sym_loc(ix, key.path, i)
+        loc = symbol_location(ix, key.path, i)
         if loc not in out:
             out.append(loc)
     ctor = constructor(ix, path, start, key)

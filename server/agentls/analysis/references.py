@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.answers import _loc, key_at
+from agentls.analysis.answers import key_at, location
 from agentls.analysis.groups import Groups
 from agentls.analysis.keys import Key
 from agentls.analysis.model import BLOCK, CLASS, FUNCTION, Location, Resolution, is_member
@@ -268,7 +268,7 @@ def _unresolved(ix: WorkspaceIndex, path: str, occ: int, name: str) -> Resolutio
     for o in ix.occurrences_of(path, name):
         if is_member(table.recv[o]) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
             start = table.start[o]
-            locs.append(_loc(ix, path, start, start + len(name.encode("utf-8")), name))
+            locs.append(location(ix, path, start, start + len(name.encode("utf-8")), name))
     return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")
 
 
@@ -279,7 +279,7 @@ def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: i
             table = ix.ensure_occurrences(p)
             for o in ix.occurrences_of(p, name):
                 start = table.start[o]
-                locs.append(_loc(ix, p, start, start + len(name.encode("utf-8")), name))
+                locs.append(location(ix, p, start, start + len(name.encode("utf-8")), name))
                 if len(locs) >= limit:
                     break
     locs.sort(key=lambda loc: (loc.path != path, loc.path, loc.start))

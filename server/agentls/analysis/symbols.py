@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.answers import _loc, _sym_loc
+from agentls.analysis.answers import location, symbol_location
 from agentls.analysis.docs import detail_of
 from agentls.analysis.model import Location, SymbolNode
 
@@ -28,7 +28,7 @@ def document_symbols(ix: WorkspaceIndex, path: str) -> list[SymbolNode]:
         scope_kind = fi.scopes[sym.scope].kind
         if scope_kind not in ("module", "class") and sym.kind not in ("function", "class", "method"):
             continue
-        a, b = _loc(ix, path, sym.start, sym.end), _loc(ix, path, sym.sel_start, sym.sel_end)
+        a, b = location(ix, path, sym.start, sym.end), location(ix, path, sym.sel_start, sym.sel_end)
         node = SymbolNode(sym.name, sym.kind, detail_of(data, sym), (a.start, a.end), (b.start, b.end))
         nodes[i] = node
         parent = sym.parent
@@ -69,7 +69,7 @@ def workspace_symbols(ix: WorkspaceIndex, query: str, limit: int) -> list[Locati
         for p, i in items:
             scored.append((s, name, p, i))
     scored.sort(key=lambda t: (t[0], t[1], t[2]))
-    return [_sym_loc(ix, p, i) for _, _, p, i in scored[:limit]]
+    return [symbol_location(ix, p, i) for _, _, p, i in scored[:limit]]
 
 
 def outline(ix: WorkspaceIndex, path: str, max_depth: int) -> dict[str, Any]:
