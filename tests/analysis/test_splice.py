@@ -44,7 +44,7 @@ def _state(fi: FileIndex) -> tuple[object, ...]:
     if fi.has_occurrences:
         t = fi.table()
         occ = [(t.text(i), t.start[i], _recv(t.names, t.recv[i])) for i in range(len(t.start))]
-    return rows(fi.scopes), rows(fi.symbols), rows(fi.imports), rows(fi.exports), fi.has_errors, occ
+    return rows(fi.scopes), rows(fi.symbols), rows(fi.imports), rows(fi.exports), fi.has_errors, occ, fi.ascii_lines
 
 
 @pytest.mark.parametrize("rel", FILES)

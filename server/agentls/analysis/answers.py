@@ -18,10 +18,8 @@ if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
 
 def location(ix: WorkspaceIndex, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
-    li = ix.line_index(path)
-    if li is None:
-        return Location(path, (0, 0), (0, 0), name, kind, container)
-    return Location(path, li.position(start), li.position(end), name, kind, container)
+    position = ix.positions(path)
+    return Location(path, position(start), position(end), name, kind, container)
 
 
 def symbol_location(ix: WorkspaceIndex, path: str, i: int) -> Location:

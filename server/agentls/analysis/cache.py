@@ -19,7 +19,7 @@ from pathlib import Path
 from agentls.analysis.grammar import grammars_dir
 from agentls.analysis.model import FileIndex
 
-FORMAT = 4
+FORMAT = 5
 log = logging.getLogger(__name__)
 
 

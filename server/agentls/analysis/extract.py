@@ -22,6 +22,7 @@ from agentls.analysis.model import (
     Symbol,
 )
 from agentls.analysis.occurrences import dotted, occurrences
+from agentls.workspace.positions import ascii_line_starts
 
 _SPACES = re.compile(r"\s+")
 
@@ -266,6 +267,7 @@ def build(
         occ_start=occ_start,
         occ_recv=occ_recv,
         errors=errors,
+        ascii_lines=ascii_line_starts(data),
     )
 
 

@@ -87,7 +87,6 @@ class WorkspaceIndex(IndexBuilding):
         self._unpacks_frozen = 0
         self.importers = Importers()
         self._lines: OrderedDict[str, LineIndex] = OrderedDict()
-        self._ascii_starts: dict[str, Any] = {}
         self.walker = FileWalker(self.root, suffixes=(*suffixes(), *CONFIG_FILES))
         self.configs: list[str] = []
         self._projects: Projects | None = None
@@ -103,7 +102,6 @@ class WorkspaceIndex(IndexBuilding):
     def _invalidate_all(self) -> None:
         self._tables.clear()
         self._lines.clear()
-        self._ascii_starts.clear()
         self._py = self._es = None
         self.name_maps.reset()
         self.importers.reset()
@@ -112,7 +110,6 @@ class WorkspaceIndex(IndexBuilding):
     def _invalidate(self, rel: str, structural: bool) -> None:
         self._tables.pop(rel, None)
         self._lines.pop(rel, None)
-        self._ascii_starts.pop(rel, None)
         self.name_maps.touch(rel)
         self.importers.touch(rel)
         if structural:

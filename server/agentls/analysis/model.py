@@ -96,7 +96,7 @@ class Occurrences(NamedTuple):
         return self.names[self.name[i]]
 
 
-_EAGER = ("path", "language", "size", "mtime_ns", "names")
+_EAGER = ("path", "language", "size", "mtime_ns", "names", "ascii_lines")
 _LAZY = (
     "has_errors", "scopes", "symbols", "imports", "exports",
     "occ_name", "occ_start", "occ_recv", "errors",
@@ -131,6 +131,9 @@ class FileIndex:
     occ_start: array[int] | None  # per occurrence: byte offset (sorted)
     occ_recv: array[int] | None  # per occurrence: names index of the dotted receiver, PLAIN or COMPLEX
     errors: list[tuple[int, int, str]]  # (start, end, message)
+    # The line starts of the indexed content when it is all ASCII (byte column = UTF-16
+    # column), else None: answers convert offsets with it without reading the file.
+    ascii_lines: array[int] | None
 
     def __init__(self, **fields: Any) -> None:
         for k in (*_EAGER, *_LAZY):
@@ -220,15 +223,15 @@ class FileIndex:
         # graph, the word map and the definitions by name need only them
         imports = [tuple(getattr(o, f) for f in o.__slots__) for o in self.imports]
         top = self.top_definitions()
-        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, imports, self.names, top, self._pack()))
+        return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, imports, self.names, top, self.ascii_lines, self._pack()))
 
 
 def _lazy_file_index(
     path: str, language: str, size: int, mtime_ns: int, imports: list[tuple[Any, ...]],
-    names: list[str] | None, top: list[tuple[str, int]], blob: bytes,
+    names: list[str] | None, top: list[tuple[str, int]], ascii_lines: array[int] | None, blob: bytes,
 ) -> FileIndex:
     fi = FileIndex.__new__(FileIndex)
-    fi.path, fi.language, fi.size, fi.mtime_ns, fi.names = path, language, size, mtime_ns, names
+    fi.path, fi.language, fi.size, fi.mtime_ns, fi.names, fi.ascii_lines = path, language, size, mtime_ns, names, ascii_lines
     fi.imports = [Import(*r) for r in imports]
     fi._top = top
     fi._blob = blob

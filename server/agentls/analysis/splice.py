@@ -21,6 +21,7 @@ from agentls.analysis import extract
 from agentls.analysis.model import KEYWORD, FileIndex, Import, Scope, Symbol
 from agentls.analysis.occurrences import occurrences
 from agentls.workspace.documents import ByteEdit
+from agentls.workspace.positions import ascii_line_starts
 
 _POSITIONS = ("start", "end", "sel_start", "sel_end", "detail_end", "doc_start", "doc_end")
 
@@ -169,7 +170,7 @@ def splice(
     fi = FileIndex(
         path=old.path, language=old.language, size=len(data), mtime_ns=mtime_ns, has_errors=False,
         scopes=scopes, symbols=symbols, imports=imports, exports=list(old.exports),
-        names=None, occ_name=None, occ_start=None, occ_recv=None, errors=[],
+        names=None, occ_name=None, occ_start=None, occ_recv=None, errors=[], ascii_lines=ascii_line_starts(data),
     )
     if want_occ and refs is not None:
         _splice_occurrences(old, fi, data, refs, grammar.spec, fs, fe, delta)

@@ -40,7 +40,6 @@ class IndexTables:
     _es: EsModules | None
     name_maps: NameMaps
     _lines: OrderedDict[str, LineIndex]
-    _ascii_starts: dict[str, Any]
 
     def _update(self, rel: str, data: bytes | None, edits: Any) -> FileIndex | None:
         raise NotImplementedError
@@ -210,18 +209,16 @@ class IndexTables:
 
     def positions(self, path: str) -> Callable[[int], tuple[int, int]]:
         """Byte offset → (line, UTF-16 character) in `path`, for converting many offsets:
-        an all-ASCII file keeps only its line starts (4 bytes a line, kept until it
-        changes — the 64 full line indexes kept are too few for a 20k-location answer
-        spread over 1k files), any other goes through its LineIndex."""
-        starts = self._ascii_starts.get(path)
+        an all-ASCII indexed file answers from the line starts its index keeps (no read of
+        the file: a 20k-location answer spans 1k files), any other through its LineIndex."""
+        fi = self.files.get(path)
+        starts = fi.ascii_lines if fi is not None else None
         if starts is None:
             li = self.line_index(path)
             if li is None:
                 return lambda offset: (0, 0)
-            if not li.data.isascii():
-                return li.position
-            starts = self._ascii_starts[path] = li.starts
-        size = self.files[path].size if path in self.files else 1 << 62
+            return li.position
+        size = fi.size if fi is not None else 0
 
         def position(offset: int) -> tuple[int, int]:
             offset = max(0, min(offset, size))
@@ -229,4 +226,3 @@ class IndexTables:
             return line, offset - starts[line]
 
         return position
-

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from itertools import accumulate
 
 
 def _line_starts(data: bytes) -> array[int]:
-    starts = array("I", [0])
-    find = data.find
-    pos = find(b"\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find(b"\n", pos + 1)
+    # each line's start is the last one's plus its length and the newline (C-level loops)
+    starts = array("I", accumulate(map((1).__add__, map(len, data.split(b"\n"))), initial=0))
+    starts.pop()
     return starts
+
+
+def ascii_line_starts(data: bytes) -> array[int] | None:
+    """The line starts of an all-ASCII source (where a byte column is the UTF-16 column),
+    None for any other: what an index keeps to answer positions without the source."""
+    return _line_starts(data) if data.isascii() else None
 
 
 class LineIndex:
