@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.modules import PythonModules
 
 
 class Importers:
@@ -26,6 +27,8 @@ class Importers:
         self._targets: dict[str, set[str]] = {}  # file -> the files its imports name
         self._reverse: dict[str, set[str]] = {}  # file -> the files importing it
         self._dirty: set[str] = set()
+        # (absolute module, imported name) → the files it names, for this module map
+        self._memo: dict[tuple[str, str | None], tuple[str, ...]] = {}
 
     def touch(self, path: str) -> None:
         if self._state is not None:
@@ -72,7 +75,7 @@ class Importers:
         state = (ix.py_modules, ix.es_modules)
         if self._state is None or self._state[0] is not state[0] or self._state[1] is not state[1]:
             self._state = state
-            self._targets, self._reverse, self._dirty = {}, {}, set()
+            self._targets, self._reverse, self._dirty, self._memo = {}, {}, set(), {}
             for path in ix.files:
                 self._add(ix, path)
             return
@@ -88,23 +91,15 @@ class Importers:
         fi = ix.files[path]
         if ix.module_system(path) == "python":
             mods = ix.py_modules
+            memo = self._memo
             for imp in fi.imports:
                 absolute = mods.absolute(path, imp.module)
                 if absolute is None:
                     continue
-                found = mods.file_of(absolute)
-                if found:
-                    targets.add(found)
-                if imp.name is not None:
-                    sub = mods.file_of(f"{absolute}.{imp.name}" if absolute else imp.name)
-                    if sub:
-                        targets.add(sub)
-                # `import a.b.c` binds `a`: the packages on the way are imported too
-                parts = absolute.split(".")
-                for k in range(1, len(parts)):
-                    above = mods.file_of(".".join(parts[:k]))
-                    if above:
-                        targets.add(above)
+                found = memo.get((absolute, imp.name))
+                if found is None:
+                    found = memo[(absolute, imp.name)] = self._python_targets(mods, absolute, imp.name)
+                targets.update(found)
         else:
             for imp in fi.imports:
                 target = ix.es_modules.resolve(path, imp.module)
@@ -115,3 +110,21 @@ class Importers:
         for target in targets:
             self._reverse.setdefault(target, set()).add(path)
 
+    @staticmethod
+    def _python_targets(mods: PythonModules, absolute: str, name: str | None) -> tuple[str, ...]:
+        """The files `from absolute import name` (or `import absolute`) names: the module,
+        the submodule `name`, and the packages on the way (`import a.b.c` binds `a`)."""
+        out = []
+        found = mods.file_of(absolute)
+        if found:
+            out.append(found)
+        if name is not None:
+            sub = mods.file_of(f"{absolute}.{name}" if absolute else name)
+            if sub:
+                out.append(sub)
+        parts = absolute.split(".")
+        for k in range(1, len(parts)):
+            above = mods.file_of(".".join(parts[:k]))
+            if above:
+                out.append(above)
+        return tuple(out)

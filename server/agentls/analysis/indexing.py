@@ -60,6 +60,15 @@ class IndexBuilding(IndexTables):
         """Index the workspace: reuse the cache for unchanged files, parse the rest. With
         `save` False the cache is left to the caller (`save_cache`, e.g. once the first
         answers are out); `stats["parsed"]` says whether there is anything new to save."""
+        was = gc.isenabled()
+        gc.disable()  # the cache's and the workers' objects are long-lived and acyclic: the
+        try:  # collections their allocation sets off walked them all (0.09 s of a warm start)
+            return self._build(save)
+        finally:
+            if was:
+                gc.enable()
+
+    def _build(self, save: bool) -> dict[str, Any]:
         t0 = time.perf_counter()
         paths: list[str] = []
         configs: list[str] = []
