@@ -102,15 +102,22 @@ def index_files(
         ctx.set_forkserver_preload(["agentls.analysis.build"])
     else:
         ctx = mp.get_context("fork")
+    pool = ctx.Pool(jobs, initializer=_init, initargs=(root, occurrences))
     try:
-        with ctx.Pool(jobs, initializer=_init, initargs=(root, occurrences)) as pool:
-            for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
-                done += chunk
-                if progress:
-                    progress(min(done, total), total)
-                yield from batch
+        for batch in pool.imap_unordered(_work, _chunks(ordered, chunk)):
+            done += chunk
+            if progress:
+                progress(min(done, total), total)
+            yield from batch
     finally:
+        pool.terminate()
+        pool.join()
         if ctx.get_start_method() == "forkserver":
+            # the pool's locks are semaphores the resource tracker holds until they are
+            # freed: free them first (the pool is a cycle), or the tracker, stopped,
+            # reports them leaked and their finalizers fail on the server's stderr
+            del pool
+            gc.collect()
             _release_helpers()
 
 
