@@ -11,6 +11,7 @@ import contextlib
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 # Scope kinds
@@ -209,21 +210,33 @@ class FileIndex:
         if self._blob is not None:
             return self._blob
 
-        def rows(items: list[Any]) -> list[tuple[Any, ...]]:
-            return [tuple(getattr(o, f) for f in o.__slots__) for o in items]
-
         state = (
-            self.has_errors, rows(self.scopes), rows(self.symbols), rows(self.imports),
-            rows(self.exports), self.occ_name, self.occ_start, self.occ_recv, self.errors,
+            self.has_errors, _rows(self.scopes), _rows(self.symbols), _rows(self.imports),
+            _rows(self.exports), self.occ_name, self.occ_start, self.occ_recv, self.errors,
         )
         return pickle.dumps(state, protocol=5)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # imports, names and top-level definitions travel outside the blob: the dependency
         # graph, the word map and the definitions by name need only them
-        imports = [tuple(getattr(o, f) for f in o.__slots__) for o in self.imports]
+        imports = _rows(self.imports)
         top = self.top_definitions()
         return (_lazy_file_index, (self.path, self.language, self.size, self.mtime_ns, imports, self.names, top, self.ascii_lines, self._pack()))
+
+
+_FIELDS: dict[type, Any] = {}
+
+
+def _rows(items: list[Any]) -> list[tuple[Any, ...]]:
+    """Slotted records as tuples of their fields in slot order (a C-level getter per class:
+    packing sympy's 1.5k files field by field cost 0.37 s of the cold build's workers)."""
+    if not items:
+        return []
+    cls = type(items[0])
+    get = _FIELDS.get(cls)
+    if get is None:
+        get = _FIELDS[cls] = attrgetter(*cls.__slots__)
+    return list(map(get, items))
 
 
 def _lazy_file_index(
