@@ -272,6 +272,12 @@ def latency(srv: Server, root: Path, n_defs: int, n_refs: int) -> dict[str, Any]
             slow.append((dt, f"{pos.path}:{pos.line + 1}:{pos.char + 1}", len(res or [])))
         slow.sort(reverse=True)
         out[label] = {**summary_ms(times), "slowest": [{"ms": round(s * 1000, 1), "at": w, "locations": n} for s, w, n in slow[:5]]}
+        if label == "references":  # what sets the tail: answer size (the JSON alone of 8k locations is ~35 ms)
+            out[label]["by_size"] = {
+                f"{lo}-{hi - 1}" if hi else f"{lo}+": summary_ms(ts)
+                for lo, hi in ((0, 1000), (1000, 5000), (5000, 0))
+                for ts in [[s for s, _, n in slow if n >= lo and (not hi or n < hi)]]
+            }
     return out
 
 
