@@ -22,6 +22,9 @@ Must not know: features.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import json
 import logging
 from collections.abc import Generator
 from typing import Any
@@ -99,6 +102,12 @@ class PlainJson(list):  # type: ignore[type-arg]
     would unstructure it value by value through cattrs (a 32k-location answer: ~0.3 s)."""
 
 
+class EncodedJson(str):
+    """A result already encoded as JSON text, spliced into the response as is: a large
+    answer encoded slice by slice while it was found, so the event loop is not held by one
+    encode at the end (55 ms for 21k locations) while other requests wait."""
+
+
 class AgentProtocol(LanguageServerProtocol):
     initialize_received = False
     initialized_received = False
@@ -136,11 +145,29 @@ class AgentProtocol(LanguageServerProtocol):
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if error is None and isinstance(result, EncodedJson):
+            self._result_types.pop(msg_id, None)
+            self._send_encoded(f'{{"jsonrpc": "2.0", "id": {json.dumps(msg_id)}, "result": {result}}}')
+            return
         if error is None and isinstance(result, PlainJson):
             self._result_types.pop(msg_id, None)
             self._send_data({"jsonrpc": "2.0", "id": msg_id, "result": list(result)})
             return
         super()._send_response(msg_id, result=result, error=error)
+
+    def _send_encoded(self, body: str) -> None:
+        """A message body already encoded, framed and written as pygls' `_send_data` does."""
+        if self.writer is None:
+            log.error("unable to send a response: no transport")
+            return
+        data = body.encode("utf-8")
+        header = f"Content-Length: {len(data)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n" if self._include_headers else ""
+        try:
+            res = self.writer.write(header.encode("ascii") + data)
+            if inspect.isawaitable(res):
+                asyncio.ensure_future(res)
+        except BrokenPipeError:
+            log.error("unable to send a response: the client closed the connection")
 
     def send_plain_notification(self, method: str, params: Any) -> None:
         """A notification whose params are already in wire form (partial results)."""

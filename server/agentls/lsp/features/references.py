@@ -9,6 +9,7 @@ ends it with ContentModified (the client asks again).
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -16,20 +17,20 @@ from pygls.exceptions import JsonRpcContentModified
 
 from agentls.analysis.references import ContentModified
 from agentls.lsp.convert import location_json
-from agentls.lsp.protocol import PlainJson
+from agentls.lsp.protocol import EncodedJson, PlainJson
 from agentls.lsp.server import AgentLanguageServer
 
 
 def register(server: AgentLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-    async def references(ls: AgentLanguageServer, params: lsp.ReferenceParams) -> list[Any] | None:
+    async def references(ls: AgentLanguageServer, params: lsp.ReferenceParams) -> list[Any] | EncodedJson | None:
         found = await ls.wait_ready(params.text_document.uri)
         if found is None:
             return None
         project, rel = found
         include = params.context.include_declaration if params.context else True
         token = params.partial_result_token
-        out: list[Any] = []
+        encoded: list[str] = []  # each slice's locations as JSON text, encoded as found
         uris: dict[str, str] = {}
         stream = project.index.references_stream(rel, params.position.line, params.position.character, include)
         try:
@@ -37,11 +38,11 @@ def register(server: AgentLanguageServer) -> None:
                 items = [location_json(project.root, loc, uris) for loc in batch]
                 if token is not None:
                     ls.protocol.send_plain_notification("$/progress", {"token": token, "value": items})
-                else:
-                    out.extend(items)
+                elif items:
+                    encoded.append(json.dumps(items)[1:-1])
                 await asyncio.sleep(0)
         except ContentModified as exc:
             raise JsonRpcContentModified(str(exc)) from None
         if token is not None:
             return PlainJson()
-        return PlainJson(out) if out else None
+        return EncodedJson(f"[{','.join(encoded)}]") if encoded else None
