@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -123,3 +125,66 @@ def test_decode_errors_carry_json_rpc_codes() -> None:
     with pytest.raises(FramingError) as too_deep_error:
         decode(b"[" * 1000 + b"]" * 1000)
     assert (not_json.value.code, too_deep_error.value.code) == (framing.PARSE_ERROR, framing.INVALID_REQUEST)
+
+
+def _pipe_run(data: bytes, pieces: int = 1) -> tuple[list[Any], list[FramingError]]:
+    """`run` through the server's StdinReader on a real pipe, the data written in `pieces`."""
+    r, w = os.pipe()
+
+    def write() -> None:
+        step = max(1, len(data) // pieces)
+        with os.fdopen(w, "wb", buffering=0) as out:
+            for i in range(0, len(data), step):
+                out.write(data[i : i + step])
+                time.sleep(0.001)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    messages: list[Any] = []
+    errors: list[FramingError] = []
+    with os.fdopen(r, "rb") as stream:
+        asyncio.run(Framer(framing.StdinReader(stream), messages.append, errors.append).run(threading.Event()))
+    writer.join()
+    return messages, errors
+
+
+@pytest.mark.parametrize("pieces", [1, 7])
+def test_the_stdin_reader_frames_like_a_plain_stream(pieces: int) -> None:
+    """Every case above, through the read-ahead buffer on a pipe (whole, and in pieces
+    that split header lines and bodies): the same messages and the same errors."""
+    cases = [data + GOOD_FRAME for data, _ in HOSTILE.values()]
+    cases += [b"junk without newline " + GOOD_FRAME, b"Content-Length: 40\r\n\r\n{}" + GOOD_FRAME + GOOD_FRAME, b"Content-Length: 100\r\n\r\n{"]
+    for data in cases:
+        want_messages, want_errors = run(data)
+        got_messages, got_errors = _pipe_run(data, pieces)
+        assert got_messages == want_messages, data[:60]
+        assert [str(e) for e in got_errors] == [str(e) for e in want_errors], data[:60]
+
+
+def test_the_stdin_reader_reads_ahead_a_bounded_amount() -> None:
+    """A client that writes far more than the server reads is not read into memory: the
+    thread stops once the buffer holds READ_AHEAD bytes (plus one chunk)."""
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    reader = framing.StdinReader(os.fdopen(r, "rb"))
+    flood = GOOD_FRAME * (8 * framing.StdinReader.READ_AHEAD // len(GOOD_FRAME))
+    written = 0
+
+    async def main() -> bytes:
+        nonlocal written
+        written = os.write(w, flood[:4096])
+        first = await reader.readline(MAX_HEADER_LINE)  # starts the thread
+        for _ in range(400):
+            try:
+                written += os.write(w, flood[written:])
+            except BlockingIOError:
+                await asyncio.sleep(0.005)
+            if written >= len(flood):
+                break
+        return first
+
+    first = asyncio.run(main())
+    assert first.startswith(b"Content-Length")
+    assert written < len(flood), "the pipe took the whole flood: nothing was held back"
+    assert len(reader._buf) <= framing.StdinReader.READ_AHEAD + framing.CHUNK
+    os.close(w)

@@ -198,7 +198,7 @@ class WorkspaceIndex(IndexBuilding):
             return references.references(self, rel, line, character, include_declaration) if rel else Resolution([], "none")
 
     def references_stream(
-        self, path: str, line: int, character: int, include_declaration: bool = True, slice_s: float = 0.01
+        self, path: str, line: int, character: int, include_declaration: bool = True, slice_s: float = 0.004
     ) -> Iterator[list[Location]]:
         """The references of `references`, in slices of about `slice_s` of work each (files
         in path order, uses in source order). The lock is held per slice only, so other
