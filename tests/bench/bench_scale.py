@@ -24,6 +24,8 @@ tests, docs' scripts, bin/). Everything is timed in this process, across stdio:
    the end); references of sympy.abc's x cancelled (`$/cancelRequest`) 50 ms after they
    are sent (time to the reply), with a definition sent meanwhile; a definition sent while
    the references of S (the singleton registry) run.
+5b. after step 4 — definitions asked 20, 80 and 180 ms into each of ten fresh references
+   searches of names used all over sympy (sin, exp, sqrt, Rational, Integer, Add, …).
 6. warm — the server shut down, a new one on the same cache, timed like cold (3 runs).
 
     .venv/bin/python tests/bench/bench_scale.py [--defs 400] [--refs 200] [--warm 3]
@@ -346,6 +348,45 @@ def streaming_and_cancel(srv: Server, root: Path, where: dict[str, Any]) -> dict
     return out
 
 
+#: Classes and functions used all over sympy, asked nowhere before step 5b (each search fresh)
+BUSY = (
+    ("sympy/functions/elementary/trigonometric.py", "class sin(", 6), ("sympy/functions/elementary/exponential.py", "class exp(", 6),
+    ("sympy/functions/elementary/miscellaneous.py", "def sqrt(", 4), ("sympy/core/numbers.py", "class Rational(", 6),
+    ("sympy/core/numbers.py", "class Integer(", 6), ("sympy/core/add.py", "class Add(", 6), ("sympy/core/mul.py", "class Mul(", 6),
+    ("sympy/core/power.py", "class Pow(", 6), ("sympy/core/numbers.py", "class Float(", 6), ("sympy/core/function.py", "class Function(", 6),
+)
+
+
+def definitions_during_searches(srv: Server, root: Path, where: dict[str, Any]) -> dict[str, Any]:
+    """Definitions asked 20, 80 and 180 ms into each of ten fresh references searches of
+    names used all over sympy (each search on a thread, the definitions from this one)."""
+    rows = []
+    during: list[float] = []
+    for rel, needle, off in BUSY:
+        line, char = _find(root, rel, needle)
+        p = srv.params(rel, line, char + off)
+        p["context"] = {"includeDeclaration": True}
+        box: dict[str, Any] = {}
+
+        def search(p: dict[str, Any] = p, box: dict[str, Any] = box) -> None:
+            t0 = time.perf_counter()
+            box["n"] = len(srv.client.request("textDocument/references", p, timeout=60) or [])
+            box["ms"] = (time.perf_counter() - t0) * 1000
+
+        t = threading.Thread(target=search)
+        t.start()
+        ds = []
+        for gap in (0.02, 0.06, 0.1):
+            time.sleep(gap)
+            d0 = time.perf_counter()
+            srv.client.request("textDocument/definition", srv.params(*where["definition"]), timeout=60)
+            ds.append(round((time.perf_counter() - d0) * 1000, 1))
+        t.join()
+        rows.append({"name": needle.split()[1].split("(")[0], "locations": box.get("n"), "search_ms": round(box.get("ms", -1), 1), "definitions_ms": ds})
+        during += ds
+    return {"searches": rows, "definitions": summary_ms([d / 1000 for d in during])}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--defs", type=int, default=400)
@@ -385,6 +426,8 @@ def main() -> None:
         for k in ("definition", "references"):
             r = results["latency"][k]
             print(f"{k}: p50 {r['p50_ms']} / p95 {r['p95_ms']} / max {r['max_ms']} ms; slowest {r['slowest'][:3]}", flush=True)
+        results["definitions_during_searches"] = definitions_during_searches(srv, root, where)
+        print(f"definitions during searches: {json.dumps(results['definitions_during_searches'])}", flush=True)
         results["peak_group_rss_mb_whole_session"] = round(srv.peak_rss / MB, 1)
     finally:
         srv.close()
@@ -410,6 +453,7 @@ def main() -> None:
         "definition_max_ms": lat["definition"]["max_ms"],
         "references_p95_ms": lat["references"]["p95_ms"],
         "references_max_ms": lat["references"]["max_ms"],
+        "definition_during_searches_max_ms": results["definitions_during_searches"]["definitions"]["max_ms"],
     }
     results["load"] = load
     print(json.dumps(results["targets"], indent=1))
