@@ -178,6 +178,8 @@ async def test_a_client_work_done_token_carries_the_progress(client: LanguageCli
         client, script, mode="read-only", workDoneToken="client-token", context=context
     )
     assert (await finished(run_id))["status"] == "completed"
+    # the end follows the `finished` event: wait for it (a client may read them apart)
+    await wait_until(lambda: isinstance((client.progress_reports["client-token"] or [None])[-1], lsp.WorkDoneProgressEnd), 10, "the progress end")
     kinds = [type(v).__name__ for v in client.progress_reports["client-token"]]
     assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd", kinds
     assert f"agentls-{run_id}" not in client.progress_reports
