@@ -188,7 +188,7 @@ class IndexTables:
         """Module- and class-level definitions by name (for fallbacks and workspace symbols)."""
         return self.name_maps.definitions(self.files, self.words)
 
-    def files_with_word(self, name: str) -> frozenset[str] | set[str]:
+    def files_with_word(self, name: str) -> frozenset[str]:
         """The files whose code or text holds `name` as a word (a superset of the files
         that can refer to it). Do not modify the set."""
         return self.name_maps.files_with(self.files, self.words, name)
@@ -212,13 +212,10 @@ class IndexTables:
         an all-ASCII indexed file answers from the line starts its index keeps (no read of
         the file: a 20k-location answer spans 1k files), any other through its LineIndex."""
         fi = self.files.get(path)
-        starts = fi.ascii_lines if fi is not None else None
-        if starts is None:
+        if fi is None or fi.ascii_lines is None:
             li = self.line_index(path)
-            if li is None:
-                return lambda offset: (0, 0)
-            return li.position
-        size = fi.size if fi is not None else 0
+            return li.position if li is not None else lambda offset: (0, 0)
+        starts, size = fi.ascii_lines, fi.size
 
         def position(offset: int) -> tuple[int, int]:
             offset = max(0, min(offset, size))

@@ -17,7 +17,7 @@ from pygls.exceptions import JsonRpcContentModified
 
 from agentls.analysis.references import ContentModified
 from agentls.lsp.convert import location_json
-from agentls.lsp.protocol import EncodedJson, PlainJson
+from agentls.lsp.protocol import EncodedJson
 from agentls.lsp.server import AgentLanguageServer
 
 
@@ -44,5 +44,5 @@ def register(server: AgentLanguageServer) -> None:
         except ContentModified as exc:
             raise JsonRpcContentModified(str(exc)) from None
         if token is not None:
-            return PlainJson()
+            return EncodedJson("[]")
         return EncodedJson(f"[{','.join(encoded)}]") if encoded else None
