@@ -28,6 +28,19 @@ def _init(root: str, occurrences: bool) -> None:
     gc.disable()  # workers make many short-lived objects and no long-lived cycles
 
 
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic GC held off, then restored: building and questions make many long-lived,
+    acyclic objects, and the collections their allocation sets off would walk them all."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def index_one(root: str, rel: str, occurrences: bool = False) -> FileIndex | None:
     full = os.path.join(root, rel)
     try:
@@ -70,9 +83,7 @@ def index_files(
     total = len(paths)
     done = 0
     if jobs <= 1 or total < 64:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused():
             for rel in paths:
                 fi = index_one(root, rel, occurrences)
                 done += 1
@@ -80,9 +91,6 @@ def index_files(
                     progress(done, total)
                 if fi is not None:
                     yield fi
-        finally:
-            if enabled:
-                gc.enable()
         return
     # big files first so the last chunk is not a straggler
     sizes = {}
