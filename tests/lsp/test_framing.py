@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agentls.lsp import framing
+from agentls.lsp import framing, streams
 from agentls.lsp.framing import (
     MAX_DEPTH,
     MAX_HEADER_LINE,
@@ -143,7 +143,7 @@ def _pipe_run(data: bytes, pieces: int = 1) -> tuple[list[Any], list[FramingErro
     messages: list[Any] = []
     errors: list[FramingError] = []
     with os.fdopen(r, "rb") as stream:
-        asyncio.run(Framer(framing.StdinReader(stream), messages.append, errors.append).run(threading.Event()))
+        asyncio.run(Framer(streams.StdinReader(stream), messages.append, errors.append).run(threading.Event()))
     writer.join()
     return messages, errors
 
@@ -166,8 +166,8 @@ def test_the_stdin_reader_reads_ahead_a_bounded_amount() -> None:
     thread stops once the buffer holds READ_AHEAD bytes (plus one chunk)."""
     r, w = os.pipe()
     os.set_blocking(w, False)
-    reader = framing.StdinReader(os.fdopen(r, "rb"))
-    flood = GOOD_FRAME * (8 * framing.StdinReader.READ_AHEAD // len(GOOD_FRAME))
+    reader = streams.StdinReader(os.fdopen(r, "rb"))
+    flood = GOOD_FRAME * (8 * streams.StdinReader.READ_AHEAD // len(GOOD_FRAME))
     written = 0
 
     async def main() -> bytes:
@@ -186,5 +186,5 @@ def test_the_stdin_reader_reads_ahead_a_bounded_amount() -> None:
     first = asyncio.run(main())
     assert first.startswith(b"Content-Length")
     assert written < len(flood), "the pipe took the whole flood: nothing was held back"
-    assert len(reader._buf) <= framing.StdinReader.READ_AHEAD + framing.CHUNK
+    assert len(reader._buf) <= streams.StdinReader.READ_AHEAD + streams.CHUNK
     os.close(w)

@@ -25,8 +25,9 @@ from pygls.lsp.server import LanguageServer
 from agentls import __version__
 from agentls.analysis.index import WorkspaceIndex
 from agentls.lsp.convert import uri_to_path
-from agentls.lsp.framing import Framer, StdinReader, StreamLineReader
+from agentls.lsp.framing import Framer
 from agentls.lsp.protocol import AgentProtocol
+from agentls.lsp.streams import StdinReader, StreamLineReader
 from agentls.settings import Settings
 from agentls.workspace import PathOutsideWorkspace, Workspace
 
