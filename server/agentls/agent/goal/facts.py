@@ -1,0 +1,73 @@
+"""The workspace as a goal reading needs it (`Facts`), from the run's code index and a
+bounded walk of its files.
+
+`defined(name)`: the files whose module or class level defines `name` (the index's
+definitions by name); `used(name)`: a file of the index holds the word, or — for names in
+no analysed file (a config file, a template, another language) — a bounded text scan
+finds it. A walk that stops at `MAX_WALKED` files is incomplete: no file is then taken as
+missing and no name as unknown.
+Must not know: the loop, models, LSP.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from pathlib import Path
+
+from agentls.tools.base import ToolContext
+from agentls.tools.code.index_access import workspace_index
+from agentls.workspace import FileWalker
+
+log = logging.getLogger(__name__)
+
+MAX_WALKED = 2000
+#: Reading the workspace's text for a name no analysed file holds: per file, and in all.
+TEXT_SCAN_FILE_BYTES = 1_000_000
+TEXT_SCAN_BYTES = 50_000_000
+
+
+class WorkspaceFacts:
+    """`goal.names.Facts` over a run's workspace (see the module docstring)."""
+
+    def __init__(self, ctx: ToolContext) -> None:
+        self.root: Path = ctx.workspace.root
+        walked = [p for _, p in zip(range(MAX_WALKED + 1), FileWalker(self.root).walk(), strict=False)]
+        self.complete = len(walked) <= MAX_WALKED
+        self.paths = walked[:MAX_WALKED]
+        try:
+            self._index = workspace_index(ctx)
+            self._defs = self._index.defs_by_name()
+        except Exception as exc:  # the reading helps; it must never stop a run
+            log.warning("the goal is read without the code index: %s", exc)
+            self._index, self._defs = None, {}
+
+    def defined(self, name: str) -> list[str]:
+        return sorted({path for path, _ in self._defs.get(name, ())})
+
+    @functools.cache  # noqa: B019 - one instance per run
+    def used(self, name: str) -> bool:
+        if self._index is not None and self._index.files_with_word(name):
+            return True
+        return self._in_text(name)
+
+    def _in_text(self, name: str) -> bool:
+        if not self.complete:
+            return True  # a file not walked may hold it: no verdict
+        pattern = re.compile(rf"\b{re.escape(name)}\b".encode())
+        budget = TEXT_SCAN_BYTES
+        analysed = set(self._index.files) if self._index is not None else set()
+        for rel in self.paths:
+            if rel in analysed:
+                continue
+            try:
+                data = (self.root / rel).read_bytes()[:TEXT_SCAN_FILE_BYTES]
+            except OSError:
+                continue
+            budget -= len(data)
+            if pattern.search(data):
+                return True
+            if budget <= 0:
+                return True  # too much to read: no verdict
+        return False

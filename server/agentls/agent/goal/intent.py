@@ -1,0 +1,185 @@
+"""What a goal asks for, from its sentences alone: a change, a look (a question, an
+explanation, a review), or neither clearly; and what it rules out ("without changing the
+tests", "do not edit anything").
+
+Each sentence is read on its own. A sentence asks for a change when a change verb opens
+one of its clauses (at its start, after "and", "then", "please", "to", "can you", "we
+should"…), when it holds a change phrase ("get rid of"), or when it states a wanted state
+or a defect ("x should be y", "… needs a z", "is broken", "typo", "a → b"); a question
+("…?", "what/which/how …", "does x …") asks to look unless it is a request ("can you add
+…?"). A change verb under a negation is ruled out; with "anything", "any file", "the
+code" as its object, or with "only report", every change is.
+Must not know: workspaces, tools, the loop, models, LSP.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agentls.agent.goal.words import (
+    AUXILIARIES,
+    CHANGE_PHRASES,
+    CHANGE_VERBS,
+    EVERYTHING,
+    LOOK_PHRASES,
+    LOOK_VERBS,
+    NEGATIONS,
+    ONLY_LOOK,
+    QUESTION_WORDS,
+    TEST_WORDS,
+    WANTS,
+    Token,
+    lemma,
+    sentences,
+    tokens,
+)
+
+#: Words after which a clause starts (an imperative may follow).
+_CLAUSE_OPENERS = frozenset(["and", "then", "also", "please", "so", "to", "or", "but", "just", "simply", "first", "finally", "next", "now"])
+#: "leave the tests alone", "keep app.py as it is"
+_LEAVE = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|any\s+|all\s+)?([\w./-]+)(?:\s+\w+)?\s+(?:alone|as it is|as is|unchanged|untouched|intact)\b", re.IGNORECASE)
+_SUBJECTS = frozenset(["you", "we", "i", "u", "someone"])
+_MODALS = frozenset(["can", "could", "would", "will", "should", "must", "need", "needs", "want", "wanna", "gotta", "let's", "lets", "pls", "plz"])
+
+
+@dataclass
+class Intent:
+    """What the goal's sentences ask for (see the module docstring)."""
+
+    change: bool = False
+    look: bool = False
+    question: bool = False
+    #: every change ruled out ("do not change anything", "only report")
+    read_only: bool = False
+    #: what a negated change verb is about: file names, or "tests" for the test files
+    protected: list[str] = field(default_factory=list)
+    #: the change verbs, as lemmas, in order (not the negated ones)
+    verbs: list[str] = field(default_factory=list)
+
+    @property
+    def clear(self) -> bool:
+        return self.change or self.look or self.question or self.read_only
+
+
+def read_intent(goal: str, names: set[str]) -> Intent:
+    """The intent of `goal`; `names` are the words already known to be code names (never
+    taken for verbs: "the add function")."""
+    out = Intent()
+    if ONLY_LOOK.search(goal):
+        out.read_only = True
+    for m in _LEAVE.finditer(goal):
+        _left_alone(m.group(1), out)
+    for sentence in sentences(goal):
+        _sentence(sentence, names, out)
+    if out.read_only:
+        out.change = False
+        out.look = True
+    return out
+
+
+def _sentence(text: str, names: set[str], out: Intent) -> None:
+    toks = [t for t in tokens(text) if t.kind != "punct" or t.text in ",;:"]
+    words = [t for t in toks if t.kind in ("word", "name", "call", "file", "string", "number", "arrow")]
+    low = text.lower().replace("’", "'")
+    first = words[0].low if words else ""
+    second = words[1].low if len(words) > 1 else ""
+    asks = text.rstrip().endswith("?") or first in QUESTION_WORDS or (
+        first in AUXILIARIES and second not in _SUBJECTS
+    )
+    request = first in ("can", "could", "would", "will") and second in _SUBJECTS
+    change = False
+    for i, tok in enumerate(toks):
+        if tok.kind != "word" or tok.text in names:
+            continue
+        verb = lemma(tok.text, CHANGE_VERBS)
+        if verb is None:
+            continue
+        if _negated(low, tok.start):
+            _rule_out(toks, i, out)
+            continue
+        if not _verb_position(toks, i):
+            continue
+        change = True
+        out.verbs.append(verb)
+    if any(p in low for p in CHANGE_PHRASES) and not _phrase_negated(low):
+        change = True
+    looks = any(
+        t.kind == "word" and t.text not in names and lemma(t.text, LOOK_VERBS) and _verb_position(toks, i)
+        for i, t in enumerate(toks)
+    ) or any(p in low for p in LOOK_PHRASES)
+    # a wanted state or a defect asks for a change, unless the sentence asks to look for it
+    # ("tell me if you see any bugs") or is a question
+    if WANTS.search(text) and not looks and not (asks and not request) and not _only_negations(low):
+        change = True
+    if asks and not request:
+        out.question = True
+        if not change or text.rstrip().endswith("?"):
+            change = False  # "why does x crash on 0?" describes a defect; it asks to look
+    if change:
+        out.change = True
+    elif looks or asks:
+        out.look = True
+
+
+def _verb_position(toks: list[Token], i: int) -> bool:
+    """Whether toks[i] opens a clause: the sentence's first word, or after an opener
+    ("and", "please", "to", a comma), a modal with its subject ("can you", "we should"),
+    or "let's"."""
+    j = i - 1
+    while j >= 0 and toks[j].kind == "word" and toks[j].low in ("please", "just", "also", "now", "then", "simply", "kindly"):
+        j -= 1
+    if j < 0:
+        return True
+    prev = toks[j]
+    if prev.kind == "punct":
+        return True
+    if prev.kind != "word":
+        return False
+    p = prev.low
+    if p in _CLAUSE_OPENERS or p in _MODALS or p in ("let's", "lets", "pls"):
+        return True
+    if p in _SUBJECTS and j > 0 and toks[j - 1].low in _MODALS:
+        return True  # "can you fix"
+    return p in _SUBJECTS and j == 0  # "you fix …" / "we add …"
+
+
+def _negated(low: str, at: int) -> bool:
+    before = low[max(0, at - 24) : at]
+    return any(re.search(rf"(?:^|\W){re.escape(n)}\s+(?:\w+\s+)?$", before) for n in NEGATIONS)
+
+
+def _phrase_negated(low: str) -> bool:
+    return any(re.search(rf"\b{re.escape(n)}\s+(?:\w+\s+)?{re.escape(p)}", low) for n in NEGATIONS for p in CHANGE_PHRASES)
+
+
+def _only_negations(low: str) -> bool:
+    """The wanted-state marks are all negative rules ("it must not change the tests")."""
+    marks = [m.group(0).lower() for m in WANTS.finditer(low)]
+    return bool(marks) and all(m.startswith(("mustn", "must not", "shouldn", "should not")) for m in marks)
+
+
+def _rule_out(toks: list[Token], i: int, out: Intent) -> None:
+    """A negated change verb: every change ruled out, or only what it names."""
+    for tok in toks[i + 1 : i + 6]:
+        if tok.kind == "punct":
+            break
+        if tok.kind == "word" and tok.low in EVERYTHING:
+            out.read_only = True
+            return
+        if tok.kind == "file":
+            out.protected.append(tok.text)
+            return
+        if tok.kind == "word" and tok.low in TEST_WORDS:
+            out.protected.append("tests")
+            return
+
+
+def _left_alone(what: str, out: Intent) -> None:
+    low = what.lower()
+    if low in EVERYTHING or low in ("code", "source", "files", "repo", "project", "rest"):
+        out.read_only = low not in ("rest",)
+    elif low in TEST_WORDS or low.rstrip("s") == "test":
+        out.protected.append("tests")
+    elif "." in what:
+        out.protected.append(what)

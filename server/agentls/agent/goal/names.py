@@ -1,0 +1,138 @@
+"""The code names and files a goal mentions, and what the workspace makes of them.
+
+A word is a code name when it is quoted in backticks, written as a call (`total(prices)`),
+shaped like code (snake_case, camelCase, CONSTANT_CASE), next to a kind word ("the area
+function", "class Usr"), or a name the workspace defines written where no verb stands
+("make divide return None"). A file is named by its path, by a path ending that only one
+file has, or through a name defined in one or two files. A file name the workspace lacks
+is a new file when the goal makes content ("add a test for it in tests/test_x.py"), and a
+missing one when it presumes content there ("the function f in server.py").
+Must not know: tools, the loop, models, LSP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from agentls.agent.goal.words import (
+    AFTER_KIND,
+    CHANGE_VERBS,
+    KIND_WORDS,
+    LOOK_VERBS,
+    NOT_NAMES,
+    Token,
+    code_shaped,
+    identifier,
+    lemma,
+)
+
+
+class Facts(Protocol):
+    """What the workspace holds, as the reading needs it."""
+
+    #: the workspace's files (workspace-relative, `/`-separated)
+    paths: Sequence[str]
+    #: whether `paths` is every file (a walk may stop early in a huge tree)
+    complete: bool
+
+    def defined(self, name: str) -> list[str]:
+        """The files that define `name` (a function, class, variable…)."""
+        ...
+
+    def used(self, name: str) -> bool:
+        """Whether any file mentions `name` (as code, or in its text)."""
+        ...
+
+
+@dataclass
+class Mentions:
+    """The names and files of a goal, resolved."""
+
+    names: list[str] = field(default_factory=list)  # every code name, in order
+    known: list[str] = field(default_factory=list)  # names the workspace has
+    unknown: list[str] = field(default_factory=list)  # names it does not have
+    calls: dict[str, str] = field(default_factory=dict)  # name → its argument text, when written as a call
+    files: list[str] = field(default_factory=list)  # existing files named (or defining a named name)
+    absent: list[str] = field(default_factory=list)  # file names the workspace lacks
+
+
+def mentions(toks: list[Token], facts: Facts) -> Mentions:
+    out = Mentions()
+    words = [t for t in toks if t.kind != "punct"]
+    for i, tok in enumerate(words):
+        name = _name(words, i, facts)
+        if name is None or name in out.names:
+            continue
+        out.names.append(name)
+        if tok.kind == "call":
+            out.calls[name] = tok.args
+        (out.known if facts.defined(name) or facts.used(name) else out.unknown).append(name)
+    for tok in words:
+        if tok.kind != "file":
+            continue
+        path = _file(tok.text, facts.paths)
+        if path is not None:
+            _add(out.files, path)
+        elif tok.text not in out.absent:
+            out.absent.append(tok.text)
+    for name in out.known:
+        where = facts.defined(name.rsplit(".", 1)[-1])
+        if 0 < len(where) <= 2:
+            for path in sorted(where):
+                _add(out.files, path)
+    return out
+
+
+def _add(items: list[str], item: str) -> None:
+    if item not in items:
+        items.append(item)
+
+
+def _file(text: str, paths: Sequence[str]) -> str | None:
+    """The workspace file `text` names: its path, or a path ending only one file has."""
+    text = text.strip("./") if text.startswith("./") else text
+    if text in paths:
+        return text
+    ends = [p for p in paths if p.endswith("/" + text)]
+    return ends[0] if len(ends) == 1 else None
+
+
+def _name(words: list[Token], i: int, facts: Facts) -> str | None:
+    """The code name words[i] stands for, or None (see the module docstring)."""
+    tok = words[i]
+    if tok.kind in ("name", "call"):
+        return tok.text if tok.text.lower() not in NOT_NAMES else None
+    if tok.kind != "word" or not identifier(tok.text.split(".")[0]):
+        return None
+    text = tok.text
+    if text.lower() in NOT_NAMES or text.lower() in KIND_WORDS:
+        return None
+    prev = words[i - 1] if i > 0 else None
+    nxt = words[i + 1] if i + 1 < len(words) else None
+    beside_kind = (prev is not None and prev.low in KIND_WORDS and prev.low != "type" and text.lower() not in AFTER_KIND) or (
+        nxt is not None and nxt.low in KIND_WORDS and _determined(words, i)
+    )
+    if "." in text:  # `mod.attr`, `Class.method`
+        head = text.split(".")[0]
+        return text if facts.defined(head) or facts.defined(text.split(".")[-1]) or code_shaped(head) else None
+    if code_shaped(text) or beside_kind:
+        return text
+    if not facts.defined(text):
+        return None
+    # a defined name written as a plain word: a name unless it stands where a verb does
+    low = text.lower()
+    verbish = lemma(low, CHANGE_VERBS) or lemma(low, LOOK_VERBS)
+    if verbish and (i == 0 or (prev is not None and prev.low in ("and", "then", "to", "please", "you", "we"))):
+        return None
+    if text[0].isupper() and i == 0 and not code_shaped(text) and verbish:
+        return None
+    return text
+
+
+def _determined(words: list[Token], i: int) -> bool:
+    """"the area function", "a process method": the word sits between a determiner (or a
+    possessive) and a kind word."""
+    j = i - 1
+    return j >= 0 and words[j].low in ("the", "a", "an", "its", "this", "that", "my", "our", "your", "of")

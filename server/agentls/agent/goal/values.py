@@ -1,0 +1,113 @@
+"""The values a change goal asks for, and the rename it asks for.
+
+A value is what must be in the changed lines afterwards: B in "from A to B", a literal
+after "to", "=", "be", "become", "return(s)", "default(s) to", an arrow ("60 → 90"), or
+before "instead of" — a number, quoted text or None/True/False. A rename is "rename X to
+Y", "X should be called/named Y", "call X Y", "X → Y" (two identifiers), or "change the
+name of X to Y", where X is a name the workspace has.
+Must not know: workspaces (it is given the known names), tools, models, LSP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agentls.agent.goal.words import LITERAL_WORDS, NOT_NAMES, Token, code_shaped, identifier
+
+_LEADS = frozenset(["to", "=", "be", "become", "becomes", "return", "returns", "default", "defaults", "equal", "equals", "read", "reads", "say", "says"])
+_ARROWS = frozenset({"→", "->", "=>"})
+
+
+def _literal(tok: Token | None) -> str | None:
+    if tok is None:
+        return None
+    if tok.kind in ("number", "string") and tok.text.strip():
+        return tok.text.rstrip("%") if tok.kind == "number" else tok.text
+    if tok.kind == "word" and tok.text in LITERAL_WORDS:
+        return tok.text
+    return None
+
+
+def asked_values(toks: list[Token], renaming: bool) -> list[str]:
+    """The values the goal's change must bring in (see the module docstring)."""
+    if renaming:
+        return []
+    words = [t for t in toks if t.kind != "punct" or t.text == "="]
+    out: list[str] = []
+    for i, tok in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if tok.low == "from" and _from_to(words, i) is not None:
+            out.append(_from_to(words, i) or "")
+        elif tok.low in _LEADS or tok.text in _ARROWS:
+            if tok.low in ("return", "returns", "be", "become", "becomes") and not _desired(words, i):
+                continue  # "it returns True for odd numbers" states the defect
+            value = _literal(nxt)
+            if value is None and nxt is not None and nxt.low in ("a", "an", "the") and i + 2 < len(words):
+                value = _literal(words[i + 2]) if words[i + 2].kind == "string" else None
+            if value is not None and not _is_condition(words, i + 1):
+                out.append(value)
+        elif tok.low == "instead" and nxt is not None and nxt.low == "of":
+            for k in (i - 1, i - 2):
+                value = _literal(words[k]) if k >= 0 else None
+                if value is not None and not _is_condition(words, k):
+                    out.append(value)
+                    break
+    return list(dict.fromkeys(v for v in out if v))
+
+
+def _from_to(words: list[Token], i: int) -> str | None:
+    """"from A to B" (A and B one token each): B."""
+    if i + 3 < len(words) and words[i + 2].low == "to":
+        b = words[i + 3]
+        return _literal(b) or (b.text if b.kind in ("word", "name") else None)
+    return None
+
+
+def _desired(words: list[Token], i: int) -> bool:
+    """"should return 0", "make it return None", "to be 5": a wanted value, not a
+    description of what the code does now."""
+    back = [w.low for w in words[max(0, i - 4) : i]]
+    return any(w in ("should", "must", "to", "make", "makes", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back)
+
+
+def _is_condition(words: list[Token], k: int) -> bool:
+    """"when b is 0", "if the list is empty": a literal in a condition is no new value."""
+    back = [w.low for w in words[max(0, k - 4) : k]]
+    return any(w in ("when", "if", "unless", "while", "where", "for") for w in back)
+
+
+def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(old, new) when the goal renames a name the workspace has (see the module docstring)."""
+    words = [t for t in toks if t.kind != "punct"]
+    for i, old in enumerate(words):
+        if old.kind not in ("word", "name", "call") or not identifier(old.text) or not known(old.text):
+            continue
+        before = [w.low for w in words[max(0, i - 6) : i]]
+        renames = any(w.startswith("renam") for w in before)
+        for j in range(i + 1, min(i + 7, len(words))):
+            new = words[j]
+            if new.kind not in ("word", "name", "call") or not identifier(new.text) or new.low in NOT_NAMES:
+                continue
+            if new.text == old.text or not _plausible(new, old):
+                continue
+            between = [w.low for w in words[i + 1 : j]]
+            last = between[-1] if between else ""
+            if (renames or "name" in before) and last in ("to", "into", "as"):
+                return old.text, new.text
+            if last in ("called", "named", "renamed"):
+                return old.text, new.text
+            if last in _ARROWS and not known(new.text):
+                return old.text, new.text
+            if before and before[-1] == "call" and j == i + 1:
+                return old.text, new.text  # "call X Y"
+    return None
+
+
+def _plausible(new: Token, old: Token) -> bool:
+    """A word that can be a new name: quoted, shaped like code, capitalised like the old
+    name, or lower-case where the old name is (`calc_total` → `total`)."""
+    if new.kind in ("name", "call") or code_shaped(new.text):
+        return True
+    if new.text[:1].isupper():
+        return old.text[:1].isupper()
+    return old.text.islower() and ("_" in old.text or "_" in new.text)

@@ -1,0 +1,179 @@
+"""The goal reading (agent/goal/): one table of wordings — imperative, descriptive, terse,
+polite, questions — over one small imagined workspace, each with the reading it must give.
+None of these is a benchmark goal; they are written to vary the wording, not to match it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from agentls.agent.goal import read_goal
+
+
+@dataclass
+class Facts:
+    paths: list[str] = field(
+        default_factory=lambda: [
+            "shop/cart.py", "shop/tax.py", "settings.py", "server/app.py", "util/strings.py",
+            "tests/test_cart.py", "README.md", ".docs/instructions.md", "geo.py", "wordcount.py",
+        ]
+    )  # fmt: skip
+    complete: bool = True
+    defs: dict[str, list[str]] = field(
+        default_factory=lambda: {
+            "Cart": ["shop/cart.py"], "add_item": ["shop/cart.py"], "cart_total": ["shop/cart.py"],
+            "vat": ["shop/tax.py"], "VAT_RATE": ["shop/tax.py"], "MAX_CONNECTIONS": ["settings.py"],
+            "handle": ["server/app.py"], "Clnt": ["server/app.py"], "shorten": ["util/strings.py"],
+            "perimeter": ["geo.py"], "count_words": ["wordcount.py"], "test_total": ["tests/test_cart.py"],
+        }
+    )  # fmt: skip
+    words: set[str] = field(default_factory=lambda: {"quantity", "verbose", "timeout_s"})
+
+    def defined(self, name: str) -> list[str]:
+        return self.defs.get(name, [])
+
+    def used(self, name: str) -> bool:
+        return name in self.defs or name in self.words
+
+
+def read(goal: str, may_write: bool = True):  # type: ignore[no-untyped-def]
+    return read_goal(goal, Facts(), may_write)
+
+
+KINDS = [
+    # questions and looks
+    ("How many arguments does add_item take?", "answer"),
+    ("where's vat defined", "answer"),
+    ("Does handle ever return None?", "answer"),
+    ("Walk me through what shop/cart.py does.", "answer"),
+    ("Summarise geo.py for me", "answer"),
+    ("Look over util/strings.py and tell me about any bugs you spot, but leave the code alone.", "answer"),
+    ("Which modules import shop/tax.py?", "answer"),
+    ("Why does cart_total crash on an empty cart?", "answer"),
+    ("Give me an overview of the server package; no edits please.", "answer"),
+    # changes, however worded
+    ("Could you raise MAX_CONNECTIONS in settings.py to 250?", "change"),
+    ("MAX_CONNECTIONS should be 250", "change"),
+    ("Set VAT_RATE to 0.21 in shop/tax.py", "change"),
+    ("please make perimeter round its result to two decimals", "change"),
+    ("shorten breaks on an empty string, it should give back an empty string then", "change"),
+    ("cart_total is off by one", "change"),
+    ("Strip the stray print statement out of handle", "remove"),
+    ("get rid of the commented-out code in geo.py", "remove"),
+    ("Delete the verbose flag from server/app.py", "remove"),
+    # renames
+    ("Rename Clnt to Client across the code base.", "rename"),
+    ("Clnt ought to be named Client", "rename"),
+    ("call Clnt Client everywhere", "rename"),
+    ("cart_total → total_price", "rename"),
+    # additions and new files
+    ("shop/tax.py needs a net_price(gross) helper", "add"),
+    ("Introduce a class Discount in shop/cart.py with a percent field.", "add"),
+    ("Add a function median(values) to util/strings.py", "add"),
+    ("create a new file docs/usage.md explaining how to run the server", "new_file"),
+    # documentation and types
+    ("Document vat with a docstring.", "docstring"),
+    ("Give geo.py a module docstring describing its purpose.", "docstring"),
+    ("Annotate count_words: it takes a str and returns an int.", "hints"),
+    # tests
+    ("Write unit tests for shorten in a new file tests/test_strings.py", "tests"),
+    ("test_total fails, please repair cart_total so it passes (the test is right)", "fix_tests"),
+    ("Get the failing tests green again without touching them.", "fix_tests"),
+    # implementing from a description
+    ("Implement count_words as described in the instructions.", "implement"),
+    ("Fill in the body of perimeter so the tests pass.", "implement"),
+]
+
+
+@pytest.mark.parametrize(("goal", "kind"), KINDS)
+def test_every_wording_gets_its_kind_of_job(goal: str, kind: str) -> None:
+    reading = read(goal)
+    assert reading.kind == kind, (goal, reading)
+    assert reading.wants_change == (kind != "answer")
+
+
+def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
+    reading = read("Rename Clnt to Client", may_write=False)
+    assert reading.kind == "answer" and not reading.wants_change
+
+
+@pytest.mark.parametrize(
+    ("goal", "values"),
+    [
+        ("Could you raise MAX_CONNECTIONS in settings.py to 250?", ["250"]),
+        ("change the greeting from 'Hi' to 'Hello there'", ["Hello there"]),
+        ("VAT_RATE = 0.21 please", ["0.21"]),
+        ("Make shorten return None when the text is empty", ["None"]),
+        ("timeout_s: 30 → 45", ["45"]),
+        ("Use 8 spaces instead of 4", ["8"]),
+        ("handle should not crash when the body is 0 bytes", []),
+        ("Rename Clnt to Client", []),
+    ],
+)
+def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None:
+    assert read(goal).values == values
+
+
+@pytest.mark.parametrize(
+    ("goal", "rename"),
+    [
+        ("Rename Clnt to Client across the code base.", ("Clnt", "Client")),
+        ("Clnt ought to be named Client", ("Clnt", "Client")),
+        ("please call Clnt Client from now on", ("Clnt", "Client")),
+        ("change the name of cart_total to total_price", ("cart_total", "total_price")),
+        ("Set VAT_RATE to 0.21", None),
+        ("Rename Ghost to Spirit", None),  # the workspace has no Ghost
+    ],
+)
+def test_a_rename_is_read_whatever_its_wording(goal: str, rename: tuple[str, str] | None) -> None:
+    assert read(goal).rename == rename
+
+
+def test_named_files_come_from_paths_file_names_and_the_names_they_define() -> None:
+    assert read("Fix cart_total").files == ["shop/cart.py"]
+    assert read("in tax.py, bump VAT_RATE to 0.25").files == ["shop/tax.py"]
+    assert read("Update server/app.py so handle logs each request").files == ["server/app.py"]
+
+
+def test_a_file_the_goal_makes_is_new_and_one_it_presumes_is_missing() -> None:
+    new = read("Add a function net_price(gross) to shop/tax.py and a test for it in tests/test_tax.py")
+    assert new.kind == "add" and new.also_tests
+    assert new.new_files == ["tests/test_tax.py"] and new.missing_files == []
+    assert "net_price" in new.new_names and new.presumed == []
+    gone = read("Add a docstring to connect in db.py")
+    assert gone.missing_files == ["db.py"] and gone.new_files == []
+    assert gone.kind == "docstring"
+
+
+def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
+    assert read("Fix the rounding bug in compute_vat").presumed == ["compute_vat"]
+    assert read("Add a compute_vat(amount) function to shop/tax.py").presumed == []
+
+
+@pytest.mark.parametrize(
+    ("goal", "protected", "read_only"),
+    [
+        ("Fix cart_total so test_total passes, without changing the tests.", ["tests"], False),
+        ("repair shorten; don't touch tests/test_cart.py", ["tests/test_cart.py"], False),
+        ("Explain handle. Do not modify any files.", [], True),
+        ("Only report the problems you find in geo.py.", [], True),
+    ],
+)
+def test_what_the_goal_rules_out(goal: str, protected: list[str], read_only: bool) -> None:
+    reading = read(goal)
+    assert reading.protected == protected
+    assert reading.intent.read_only == read_only
+    assert reading.is_protected("tests/test_cart.py") == bool(protected)
+
+
+def test_a_goal_about_tests_passing_makes_the_tests_matter_and_points_at_the_spec() -> None:
+    reading = read("Implement count_words as described in the instructions.")
+    assert reading.tests_matter
+    assert reading.specs == [".docs/instructions.md"]
+    assert not read("Set VAT_RATE to 0.21").tests_matter
+
+
+def test_a_goal_that_shows_neither_a_change_nor_a_look_is_not_clear() -> None:
+    reading = read("shop/cart.py")
+    assert not reading.clear and reading.kind == "answer"
