@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from agentls.tools.shell.suite_results import parse_output
@@ -123,3 +127,27 @@ def test_failing_list_is_capped() -> None:
     output = "".join(f"FAILED t.py::test_{i} - x\n" for i in range(80)) + "80 failed in 1s\n"
     summary = parse_output("pytest", output)
     assert summary.failed == 80 and len(summary.failing) == 50
+
+
+def test_a_pytest_failure_is_compact_the_test_line_the_frame_that_broke_and_why(tmp_path: Path) -> None:
+    """From a real `--tb=short` run: the test's own line, the last frames (inside the code
+    under test) and the `E` lines; not the whole traceback."""
+    (tmp_path / "shapes.py").write_text(
+        "def area(w, h):\n    return scale(w) * h\n\n\ndef scale(x):\n"
+        "    if x < 0:\n        raise ValueError('negative width')\n    return x + 1\n"
+    )
+    (tmp_path / "test_shapes.py").write_text(
+        "from shapes import area\n\n\ndef test_square():\n    assert area(2, 2) == 4\n\n\n"
+        "def test_negative():\n    assert area(-1, 2) == 0\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rfE", "--tb=short", "--color=no", "-p", "no:cacheprovider"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    failing = {f["name"]: f["message"] for f in parse_output("pytest", run.stdout).failing}
+    square = failing["test_shapes.py::test_square"].splitlines()
+    assert square[:2] == ["test_shapes.py:5: in test_square", "  assert area(2, 2) == 4"]
+    assert "assert 6 == 4" in square
+    negative = failing["test_shapes.py::test_negative"]
+    assert "shapes.py:7: in scale" in negative and "ValueError: negative width" in negative
+    assert "^" not in negative and "Traceback" not in negative

@@ -10,7 +10,7 @@ import pytest
 
 from agentls.tools.shell.suite_runners import plan_suite, runner_for_command
 
-PYTEST = f"{sys.executable} -m pytest -q -rfE --color=no -p no:cacheprovider"
+PYTEST = f"{sys.executable} -m pytest -q -rfE --tb=short --color=no -p no:cacheprovider"
 NPM_PLACEHOLDER = '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}'
 
 DETECTION_CASES = {

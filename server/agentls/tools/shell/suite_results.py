@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 MAX_FAILING = 50
-_MESSAGE_CHARS = 500
+_MESSAGE_CHARS = 800
 
 _COUNT = re.compile(
     r"(\d+) (passed|passing|pass|failed|failing|fail|skipped|pending|ignored|todo|errors?)\b"
@@ -69,10 +69,69 @@ def parse_pytest(output: str) -> SuiteSummary:
     _counts_from(_last_matching(lines, _PYTEST_SUMMARY), summary)
     if summary.passed is None and any("no tests ran" in line for line in lines):
         summary.passed = summary.failed = 0
+    sections = pytest_sections(lines)
     for line in lines:
         if m := _PYTEST_FAILED.match(line):
-            summary.add_failing(m.group(2), m.group(3) or m.group(1).lower())
+            name = m.group(2)
+            brief = m.group(3) or m.group(1).lower()
+            key = name.split("::", 1)[-1].replace("::", ".")
+            detail = sections.get(key) or sections.get(name.split("::")[0])
+            summary.add_failing(name, detail or brief)
     return summary
+
+
+_SECTIONS_START = re.compile(r"^=+ (FAILURES|ERRORS) =+$")
+_SECTION_END = re.compile(r"^=+ .* =+$")
+_SECTION_TITLE = re.compile(r"^_{3,} (?:ERROR collecting )?(.+?) _{3,}$")
+_FRAME = re.compile(r"^(\S+?):(\d+): (?:in \S+|\w+)")
+#: Frames kept per failure: the test's own first one and the last ones (where it broke).
+_LAST_FRAMES = 2
+
+
+def pytest_sections(lines: list[str]) -> dict[str, str]:
+    """Each failure of a `--tb=short` report, compact: its first frame (the test's own
+    line), its last frames and the `E` lines that say what went wrong; by title."""
+    out: dict[str, str] = {}
+    title: str | None = None
+    body: list[str] = []
+    inside = False
+
+    def flush() -> None:
+        if title is not None and body:
+            out[title] = _compact(body)
+
+    for line in lines:
+        if _SECTIONS_START.match(line):
+            inside = True
+            continue
+        if not inside:
+            continue
+        if m := _SECTION_TITLE.match(line):
+            flush()
+            title, body = m.group(1).strip(), []
+        elif _SECTION_END.match(line):
+            flush()
+            title, body = None, []
+            inside = "short test summary" not in line
+        elif title is not None:
+            body.append(line)
+    flush()
+    return out
+
+
+def _compact(body: list[str]) -> str:
+    frames: list[list[str]] = []
+    errors: list[str] = []
+    for line in body:
+        if _FRAME.match(line):
+            frames.append([line.strip()])
+        elif line.startswith("E "):
+            errors.append(line[1:].strip())
+        elif frames and line.startswith("    ") and line.strip(" ^~") and len(frames[-1]) < 3:
+            frames[-1].append("  " + line.strip())
+    kept = frames[:1] + frames[1:][-_LAST_FRAMES:]
+    text = "\n".join([*("\n".join(f) for f in kept), *errors[:6]])
+    return text or "\n".join(line.strip() for line in body[-6:])
 
 
 # jest: "Tests:  1 failed, 2 passed, 3 total"; vitest: "Tests  1 failed | 2 passed (3)";

@@ -87,7 +87,7 @@ def python_for(project: Path, root: Path, *, need_pytest: bool = False) -> str:
 
 def _pytest_command(project: Path, root: Path, target: str | None) -> str:
     python = python_for(project, root, need_pytest=True)
-    cmd = f"{shlex.quote(python)} -m pytest -q -rfE --color=no -p no:cacheprovider"
+    cmd = f"{shlex.quote(python)} -m pytest -q -rfE --tb=short --color=no -p no:cacheprovider"
     return f"{cmd} {shlex.quote(target)}" if target else cmd
 
 
