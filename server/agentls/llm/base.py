@@ -26,6 +26,12 @@ PREFIX = "x-prefix"
 #: the guide starts instead of a page of them.
 THEN = "x-then"
 
+#: A string argument that is code (a file's content, a whole definition): a provider may
+#: let its model write it outside the JSON call, in a fenced block (llm/local/fenced.py),
+#: and puts it back into the arguments. Tools mark such fields with this key
+#: (tools/base.py CODE_ARGUMENT, the same text). Not JSON Schema: `plain_tools` strips it.
+CODE = "x-code"
+
 #: The planning turn's output contract: a JSON array of task strings (`[]` = nothing to do).
 TASKS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300}, "maxItems": 10}
 
@@ -101,3 +107,17 @@ async def cancellable(coro: Any, cancel: asyncio.Event | None) -> Any:
         return task.result()
     task.cancel()
     raise asyncio.CancelledError("run cancelled")
+
+
+def plain_tools(tools: list[ToolSpec]) -> list[ToolSpec]:
+    """The tools with our own schema keywords (`x-…`) taken out, for endpoints that see
+    the JSON Schema itself."""
+
+    def clean(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: clean(v) for k, v in node.items() if not (isinstance(k, str) and k.startswith("x-"))}
+        if isinstance(node, list):
+            return [clean(v) for v in node]
+        return node
+
+    return [clean(t) for t in tools]

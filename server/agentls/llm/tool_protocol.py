@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from agentls.llm.base import Message, ToolCall, ToolSpec
+from agentls.llm.base import Message, ToolCall, ToolSpec, plain_tools
 from agentls.llm.local.grammar import tool_call_schema
 from agentls.llm.local.prompt import to_local_messages
 from agentls.llm.text_calls import new_call_id, parse_text_call
@@ -91,7 +91,7 @@ def request_body(
     if shape == "native":
         body: dict[str, Any] = {"model": model, "messages": messages}
         if tools:
-            body["tools"] = tools
+            body["tools"] = plain_tools(tools)
             body["tool_choice"] = "auto"
         return body
     body = {"model": model, "messages": to_local_messages(messages, tools or None)}

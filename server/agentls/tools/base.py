@@ -45,6 +45,12 @@ class ToolError(Exception):
         return out
 
 
+#: Marks a string field that is code (a file's whole content, a whole definition): models
+#: may write it in a fenced block instead of a JSON string (llm/base.py CODE, the same key).
+CODE_ARGUMENT = "x-code"
+CODE_FIELD: dict[str, Any] = {CODE_ARGUMENT: True}
+
+
 class ToolInput(BaseModel):
     """Base for tool inputs: unknown fields are an error, strings may not hold NUL."""
 

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from agentls.llm.base import PREFIX, THEN, ModelError
+from agentls.llm.local.fenced import Fenced
 from agentls.llm.local.grammar import MAX_STRING_LENGTH
 
 _STRING_EXTRAS = {"pattern", "format", "enum", "const", PREFIX}
@@ -28,6 +29,37 @@ _LITERAL_ESCAPES = {"\\": "\\\\", '"': '\\"', "\r": "\\r", "\n": "\\n"}
 
 def schema_to_gbnf(schema: dict[str, Any]) -> str:
     """The GBNF grammar of `schema` (a simplified schema, see grammar.simplify)."""
+    converter = _converter()
+    converter.visit(converter.resolve_refs(schema, "schema"), "")
+    return str(converter.format_grammar())
+
+
+#: A fenced block's body: any text without three backticks in a row.
+_FENCE_BODY = r'( [^`] | "`" [^`] | "``" [^`] )*'
+
+
+def fenced_grammar(calls: dict[str, Any] | None, fenced: dict[str, Fenced]) -> str:
+    """The grammar of a reply that is either a JSON call held to `calls` (the tool-call
+    schema of the tools without a code argument; None when all have one) or, for each
+    fenced tool, its JSON call without the code argument followed by the code in a fence
+    (fenced.py)."""
+    converter = _converter()
+    alternatives = []
+    if calls is not None:
+        alternatives.append(converter.visit(converter.resolve_refs(calls, "calls"), "json-call"))
+    body = converter._add_rule("fence-body", _FENCE_BODY)
+    for i, f in enumerate(fenced.values()):
+        args = converter.visit(converter.resolve_refs(f.arguments, f"args{i}"), f"fenced-args{i}")
+        lit = converter._format_literal
+        head = lit(f'{{"name": {json.dumps(f.tool)}, "arguments": ')
+        rule = f'{head} {args} {lit("}" + chr(10) + "```")} [a-z]* {lit(chr(10))} {body} {lit("```")}'
+        alternatives.append(converter._add_rule(f"fenced-call{i}", rule))
+    converter._add_rule("root", " | ".join(alternatives))
+    return str(converter.format_grammar())
+
+
+def _converter() -> Any:
+    """A schema-to-GBNF converter with our string rules (see the module docstring)."""
     from llama_cpp import llama_grammar as lg
 
     class _Converter(lg.SchemaConverter):  # type: ignore[misc, name-defined]
@@ -63,9 +95,7 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
             # an enum value (a line of code: `f"Hello, {name}"`) ended the GBNF literal
             return '"' + "".join(_LITERAL_ESCAPES.get(c, c) for c in literal) + '"'
 
-    converter = _Converter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
-    converter.visit(converter.resolve_refs(schema, "schema"), "")
-    return str(converter.format_grammar())
+    return _Converter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
 
 
 def check_grammar(grammar: str, vocab: Any) -> None:
@@ -84,11 +114,12 @@ def check_grammar(grammar: str, vocab: Any) -> None:
 
 
 def compile_grammar(schema: dict[str, Any], llama: Any) -> Any:
-    """A checked `LlamaGrammar` for `schema`, for the model loaded in `llama`."""
+    """A checked `LlamaGrammar` for `schema` — or, for a `{"gbnf": text}` made by
+    fenced_grammar, for that text — for the model loaded in `llama`."""
     from llama_cpp import LlamaGrammar
 
     try:
-        text = schema_to_gbnf(schema)
+        text = schema["gbnf"] if set(schema) == {"gbnf"} else schema_to_gbnf(schema)
     except (AssertionError, ValueError, KeyError, TypeError) as exc:  # the converter asserts
         raise ModelError(f"cannot turn the tool schemas into a grammar: {exc}") from None
     check_grammar(text, llama._model.vocab)  # the pointer llama-cpp-python passes on itself

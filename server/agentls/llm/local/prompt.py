@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from agentls.llm.base import Message, ToolSpec
+from agentls.llm.local.fenced import Fenced, call_text, prompt_note
 
 CALL_FORMAT = (
     "Reply with exactly one tool call, as one JSON object: "
@@ -72,22 +73,41 @@ def signature(tool: ToolSpec) -> str:
     return f"- {fn['name']}({', '.join(args)}) — {description}".rstrip(" —")
 
 
-def tools_text(tools: list[ToolSpec]) -> str:
-    return "Tools you can call:\n" + "\n".join(signature(t) for t in tools) + "\n" + CALL_FORMAT
+def tools_text(tools: list[ToolSpec], fenced: dict[str, Fenced] | None = None) -> str:
+    fenced = fenced or {}
+    lines = [signature(_shown(t, fenced)) for t in tools]
+    note = prompt_note(fenced)
+    return "Tools you can call:\n" + "\n".join(lines) + "\n" + CALL_FORMAT + (f"\n{note}" if note else "")
 
 
-def _call_text(call: dict[str, Any]) -> str:
+def _shown(tool: ToolSpec, fenced: dict[str, Fenced]) -> ToolSpec:
+    """A fenced tool as its signature shows it: the code argument after the call."""
+    f = fenced.get(tool["function"]["name"])
+    if f is None:
+        return tool
+    fn = tool["function"]
+    return {**tool, "function": {**fn, "parameters": f.arguments, "description": (fn.get("description") or "").strip().split("\n\n")[0] + f" The {f.field} goes in a fenced block after the call."}}
+
+
+def _call_text(call: dict[str, Any], fenced: dict[str, Fenced]) -> str:
     fn = call.get("function") or {}
     raw = fn.get("arguments") or "{}"
     try:
         arguments: Any = json.loads(raw, strict=False)
     except (TypeError, ValueError):
         arguments = raw
-    return json.dumps({"name": fn.get("name", ""), "arguments": arguments}, ensure_ascii=False)
+    name = str(fn.get("name", ""))
+    if isinstance(arguments, dict) and name in fenced:
+        return call_text(name, arguments, fenced[name].field)
+    return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
 
 
-def to_local_messages(messages: list[Message], tools: list[ToolSpec] | None) -> list[Message]:
-    """The history in system/user/assistant text only (see the module docstring)."""
+def to_local_messages(
+    messages: list[Message], tools: list[ToolSpec] | None, fenced: dict[str, Fenced] | None = None
+) -> list[Message]:
+    """The history in system/user/assistant text only (see the module docstring); calls
+    of `fenced` tools are written with their code in a fence, as the model writes them."""
+    fenced = fenced or {}
     system: list[str] = []
     out: list[Message] = []
     names: dict[str, str] = {}  # tool_call_id → tool name
@@ -110,7 +130,7 @@ def to_local_messages(messages: list[Message], tools: list[ToolSpec] | None) -> 
             for call in calls:
                 names[str(call.get("id"))] = str((call.get("function") or {}).get("name", ""))
             parts = [text] if text else []
-            parts += [_call_text(c) for c in calls]
+            parts += [_call_text(c, fenced) for c in calls]
             add("assistant", "\n".join(parts))
         elif role == "tool":
             name = names.get(str(msg.get("tool_call_id")), "the tool")
@@ -118,7 +138,7 @@ def to_local_messages(messages: list[Message], tools: list[ToolSpec] | None) -> 
         else:
             add("user", text)
     if tools:
-        system.append(tools_text(tools))
+        system.append(tools_text(tools, fenced))
     if system:
         out.insert(0, {"role": "system", "content": "\n\n".join(s for s in system if s)})
     return out

@@ -35,12 +35,17 @@ from typing import Any
 
 from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec, Usage
 from agentls.llm.local import gbnf, model_files
-from agentls.llm.local.grammar import SchemaError, required_only, turn_schema
+from agentls.llm.local.fenced import Fenced, fenced_tools
+from agentls.llm.local.fenced import read as read_fenced
+from agentls.llm.local.grammar import SchemaError, required_only, simplify, turn_schema
 from agentls.llm.local.prompt import to_local_messages
 from agentls.llm.local.threads import CoreShare
 
 THREADS_ENV = "AGENTLS_LOCAL_THREADS"
 GUIDED_ENV = "AGENTLS_GUIDED"
+CODE_FORMAT_ENV = "AGENTLS_CODE_FORMAT"
+#: How code arguments are written (fenced.py); chosen by tests/bench/bench_code_format.py.
+DEFAULT_CODE_FORMAT = "fenced"
 #: Tokens kept for the tool list prompt.py adds to the system message (~820 for the
 #: 21 built-in tools with the Qwen tokenizer).
 TOOLS_RESERVE = 1024
@@ -68,8 +73,14 @@ def _default_llama_factory(**kwargs: Any) -> Any:
     return Llama(**kwargs)
 
 
-def parse_output(text: str, acting: bool, usage: Usage, raw: dict[str, Any]) -> ModelTurn:
+def parse_output(
+    text: str, acting: bool, usage: Usage, raw: dict[str, Any], fenced: dict[str, Fenced] | None = None
+) -> ModelTurn:
     """The turn a constrained output stands for (see the module docstring)."""
+    if acting and fenced and (found := read_fenced(text, fenced)) is not None:
+        name, args = found
+        fenced_call = ToolCall(id=f"call_{uuid.uuid4().hex[:16]}", name=name, arguments=json.dumps(args, ensure_ascii=False))
+        return ModelTurn(content=None, tool_calls=[fenced_call], usage=usage, raw=raw)
     if acting:
         try:
             obj = json.loads(text, strict=False)
@@ -82,6 +93,13 @@ def parse_output(text: str, acting: bool, usage: Usage, raw: dict[str, Any]) -> 
             )
             return ModelTurn(content=None, tool_calls=[call], usage=usage, raw=raw)
     return ModelTurn(content=text, usage=usage, raw=raw)
+
+
+def _code_format() -> str:
+    forced = os.environ.get(CODE_FORMAT_ENV, "").strip().lower()
+    if forced and forced not in ("fenced", "json"):
+        raise ValueError(f"{CODE_FORMAT_ENV} must be 'fenced' or 'json', got {forced!r}")
+    return forced or DEFAULT_CODE_FORMAT
 
 
 def _guided(path: str | Path | None, model: model_files.KnownModel | None) -> bool:
@@ -118,6 +136,9 @@ class LocalModel:
         self.small = True
         #: Offer only the tools' required arguments (grammar.required_only).
         self.required_only = True
+        #: How code arguments are written: "fenced" (a block after the JSON call) or
+        #: "json" (inside it); AGENTLS_CODE_FORMAT overrides (fenced.py)
+        self.code_format = _code_format()
         #: A tiny model gets guided turns: one tool per job, arguments from the
         #: workspace (agent/guide.py). The 0.5B; AGENTLS_GUIDED=1|0 forces it either way.
         self.guided = _guided(path, model)
@@ -252,15 +273,17 @@ class LocalModel:
     ) -> ModelTurn:
         if tools and self.required_only:
             tools = required_only(tools)
+        fenced = fenced_tools(tools) if tools and self.code_format == "fenced" else {}
         try:
-            schema = turn_schema(tools, json_schema)
+            schema = self._schema(tools, json_schema, fenced)
         except SchemaError as exc:
             raise ModelError(f"the local model cannot constrain this turn: {exc}") from None
         # A planning turn shows the tools of the last acting turn too: the system message
         # then stays the same across turns and llama.cpp reuses the evaluated prefix.
         if tools:
             self._last_tools = tools
-        local_messages = to_local_messages(messages, tools or self._last_tools)
+        shown = tools or self._last_tools
+        local_messages = to_local_messages(messages, shown, fenced_tools(shown or []) if self.code_format == "fenced" else {})
         stop = threading.Event()
         try:
             text, finish, usage = await asyncio.to_thread(
@@ -291,7 +314,21 @@ class LocalModel:
                 "completion_tokens": usage.completion_tokens,
             },
         }
-        return parse_output(text, bool(tools), usage, raw)
+        return parse_output(text, bool(tools), usage, raw, fenced)
+
+    @staticmethod
+    def _schema(
+        tools: list[ToolSpec] | None, json_schema: dict[str, Any] | None, fenced: dict[str, Fenced]
+    ) -> dict[str, Any] | None:
+        """The turn's grammar source: a schema, or `{"gbnf": …}` with fenced code calls."""
+        if not fenced:
+            return turn_schema(tools, json_schema)
+        plain = [t for t in tools or [] if t["function"]["name"] not in fenced]
+        calls = turn_schema(plain) if plain else None
+        held = {n: Fenced(f.tool, f.field, simplify(f.arguments)) for n, f in fenced.items()}
+        for f in held.values():
+            f.arguments.setdefault("additionalProperties", False)
+        return {"gbnf": gbnf.fenced_grammar(calls, held)}
 
     async def aclose(self) -> None:
         def close() -> None:

@@ -11,14 +11,14 @@ from collections import Counter
 from pydantic import Field
 
 from agentls.analysis.syntax import symbol_spans, syntax_errors
-from agentls.tools.base import ToolContext, ToolError, ToolInput
+from agentls.tools.base import CODE_FIELD, ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import find, indent_of, line_end, reindent, source
 from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class InsertSymbolInput(ToolInput):
     path: str = Field(description="File path relative to the workspace root (the file must exist).")
-    new: str = Field(min_length=1, description="The complete new definition (def/class/function ...).")
+    new: str = Field(min_length=1, description="The complete new definition (def/class/function ...).", json_schema_extra=CODE_FIELD)
     after: str | None = Field(
         default=None,
         description="Name of the function, class or method (Class.method) to put it after; omit to append at the end of the file.",

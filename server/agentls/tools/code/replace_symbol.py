@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from agentls.analysis.syntax import symbol_spans
-from agentls.tools.base import ToolContext, ToolError, ToolInput
+from agentls.tools.base import CODE_FIELD, ToolContext, ToolError, ToolInput
 from agentls.tools.code.symbol_edit import (
     decorated_start,
     find,
@@ -25,7 +25,7 @@ from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, pr
 class ReplaceSymbolInput(ToolInput):
     path: str = Field(description="File path relative to the workspace root.")
     symbol: str = Field(min_length=1, description="Name of the function, class or method (Class.method).")
-    new: str = Field(min_length=1, description="The complete new definition, from its first line (def/class/function) to its end.")
+    new: str = Field(min_length=1, description="The complete new definition, from its first line (def/class/function) to its end.", json_schema_extra=CODE_FIELD)
 
 
 class ReplaceSymbol(ProposingTool):

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from agentls.tools.base import ToolContext, ToolError, ToolInput
+from agentls.tools.base import CODE_FIELD, ToolContext, ToolError, ToolInput
 from agentls.tools.filesystem.content import current_content, is_binary, target
 from agentls.tools.filesystem.proposing import ProposalOutput, ProposingTool, propose
 
 
 class WriteFileInput(ToolInput):
     path: str = Field(description="File path relative to the workspace root; created if missing.")
-    content: str = Field(description="The complete new content of the file.")
+    content: str = Field(description="The complete new content of the file.", json_schema_extra=CODE_FIELD)
     reason: str | None = Field(
         default=None,
         description="Only to replace most of an existing file: why its old content should go.",
