@@ -58,49 +58,16 @@ async def test_time_budget(run_agent: RunAgent) -> None:
     assert out.of("tool_call") == []  # checked again after the slow reply, before running it
 
 
-async def test_watchdog_warns_then_stops(run_agent: RunAgent) -> None:
+async def test_watchdog_turns_a_repeat_away_with_the_result_and_stops_offering_the_tool(run_agent: RunAgent) -> None:
     same = act("read_file", {"path": "README.md"})
-    out = await run_agent([plan("t"), same, same, same, finish(), plan()])
-    assert out.state.status == "failed"
-    assert out.state.error and out.state.error.startswith("watchdog: the model called read_file")
-    assert len(out.of("tool_call")) == 1  # the repeat was not run
+    out = await run_agent([plan("t"), same, same, same, finish("it says hello world"), plan()])
+    assert out.state.status == "completed", out.state.error  # the answer was in hand
+    assert len(out.of("tool_call")) == 2  # the first read and the finish: no repeat ran
     warning = out.acting()[2].messages[-1]
-    assert warning["role"] == "tool" and "Not run: you have called read_file" in warning["content"]
+    assert warning["role"] == "tool" and "Not run: you already made this read_file call" in warning["content"]
     assert "It answered: " in warning["content"] and "hello world" in warning["content"]  # the result, quoted back
-    assert [e["type"] for e in out.of("error")] == ["call_rejected", "failed"]
-
-
-async def test_a_repeated_finish_after_the_done_check_nudge_ends_the_run_failed(
-    run_agent: RunAgent,
-) -> None:
-    # the done check turns the first finish away ("call finish again saying why"); the same
-    # finish again is the model's answer, not a loop: the run ends `failed` with the done
-    # check's reason, not the watchdog's
-    same = finish("The function was added.")
-    out = await run_agent([same, same, plan()], goal="Add a function sub to src/app.py",
-                          settings=RunSettings(approval="auto"), small=True)  # fmt: skip
-    assert out.state.status == "failed"
-    assert out.state.error and out.state.error.startswith("not done: the goal asks for a change")
-    assert "watchdog" not in out.state.error
-    assert len(out.acting()) == 2
-
-
-async def test_watchdog_is_reset_by_a_different_call(run_agent: RunAgent) -> None:
-    a = act("read_file", {"path": "README.md"})
-    b = act("read_file", {"path": "src/app.py"})
-    out = await run_agent([plan("t"), a, b, a, b, a, finish(), plan()])
-    assert out.state.status == "completed"
-    assert len(out.of("tool_call")) == 6
-
-
-async def test_no_progress_stops_the_run(run_agent: RunAgent) -> None:
-    # the 0.5B walked the tool list with made-up arguments until the 300 s timeout: every
-    # call failed or was turned away; eight in a row stop the run
-    calls = [act("read_file", {"path": f"missing{i}.py"}) for i in range(9)]
-    out = await run_agent([plan("t"), *calls, finish(), plan()])
-    assert out.state.status == "failed"
-    assert out.state.error == "watchdog: no progress: the last 8 calls were all turned away or failed; the run was stopped"
-    assert len(out.of("tool_call")) == 8
+    assert "read_file" not in out.acting()[2].tools and "finish" in out.acting()[2].tools
+    assert [e["type"] for e in out.of("error")] == ["call_rejected", "call_rejected"]
 
 
 async def test_a_success_resets_the_no_progress_count(run_agent: RunAgent) -> None:
@@ -117,7 +84,7 @@ async def test_a_change_made_again_and_again_ends_the_task_for_the_done_check(ru
     out = await run_agent([plan("t"), edit, edit, edit, plan()], goal="Change main in src/app.py to return 2",
                           settings=RunSettings(approval="auto"))  # fmt: skip
     assert out.state.status == "completed", out.state.error
-    assert out.state.summary and out.state.summary.startswith("The change is in place in src/app.py (edit_file)")
+    assert out.state.summary and "The change is in place in src/app.py (edit_file)" in out.state.summary
     assert [e["name"] for e in out.of("tool_call")] == ["edit_file"]
 
 

@@ -11,28 +11,10 @@ from pathlib import Path
 import pytest
 
 from agentls.agent.agent import RunSettings
-from agentls.agent.builtin.done_check import asks_for_change
-from agentls.agent.builtin.grounding import missing_files, named_files, new_files
 
 from .conftest import RunAgent, act, finish, plan
 
 AUTO = RunSettings(approval="auto")
-
-
-@pytest.mark.parametrize(
-    ("goal", "change"),
-    [
-        ("Add a docstring to main in src/app.py", True),
-        ("Make divide return None when b is 0", True),
-        ("Fix apply_discount so the tests pass, without changing the tests", True),
-        ("What does make_order return?", False),  # a name is not a verb
-        ("Explain what app.py does. Do not change any files.", False),
-        ("Review utils.py; don't edit anything", False),
-        ("Do the thing", False),
-    ],
-)
-def test_which_goals_ask_for_a_change(goal: str, change: bool) -> None:
-    assert asks_for_change(goal) is change
 
 
 async def test_a_change_goal_that_changed_nothing_ends_failed(run_agent: RunAgent, ws_root: Path) -> None:
@@ -48,7 +30,8 @@ async def test_a_change_goal_that_changed_nothing_ends_failed(run_agent: RunAgen
 async def test_a_change_goal_with_its_change_completes_and_the_diff_is_shown(run_agent: RunAgent) -> None:
     edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
     out = await run_agent([plan("t"), edit, finish("main returns 2"), plan()], goal="Change main to return 2", settings=AUTO)
-    assert out.state.status == "completed" and out.state.summary == "main returns 2"
+    assert out.state.status == "completed"
+    assert out.state.summary == "Changed src/app.py (+1 −1): applied.\nmain returns 2"
     last_plan = [t for t in out.model.turns if t.kind == "plan"][-1].messages[-1]["content"]
     assert "-    return 1\n+    return 2" in last_plan and "Is the goal reached?" in last_plan
 
@@ -81,7 +64,7 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
     script = [finish("main returns 1"), plan()]
     out = await run_agent(script, goal="What does main in src/app.py return?", settings=AUTO, small=True)
     assert out.state.status == "completed"
-    assert [t.kind for t in out.model.turns] == ["act", "plan"]  # no first planning turn
+    assert [t.kind for t in out.model.turns] == ["act"]  # no planning turn, first or last
     offered = out.acting()[0].tools
     assert "read_file" in offered and "replace_symbol" in offered and "finish" in offered
     assert "git_commit" not in offered and "web_fetch" not in offered
@@ -125,15 +108,6 @@ async def test_a_small_model_gets_code_navigation_when_the_goal_asks(
     assert nav & set(out.acting()[0].tools) == wanted
 
 
-def test_named_files() -> None:
-    paths = ["calc.py", "src/shop/pricing.py", "src/shop/cart.py", "README.md", "a/util.py", "b/util.py"]
-    defs = {"price_with_tax": [("src/shop/pricing.py", 0)], "add": [("calc.py", 0)], "Cart": [("src/shop/cart.py", 0)]}
-    assert named_files("Fix calc.py", paths, defs) == ["calc.py"]
-    assert named_files("Document pricing.py and `Cart`", paths, defs) == ["src/shop/pricing.py", "src/shop/cart.py"]
-    assert named_files("add a docstring to price_with_tax", paths, defs) == ["src/shop/pricing.py"]
-    assert named_files("fix util.py", paths, defs) == []  # two files of that name: none chosen
-
-
 async def test_a_change_to_another_file_than_the_one_named_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
     wrong = act("write_file", {"path": "notes.txt", "content": "def subtract(a, b): ..."})
     script = [plan("t"), wrong, finish("added"), finish("added it"), plan()]
@@ -156,13 +130,25 @@ async def test_in_full_mode_the_workspace_tests_must_pass(
     (ws_root / "test_app.py").write_text("from src.app import main\n\n\ndef test_main():\n    assert main() == 2\n")
     edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": new})
     out = await run_agent(
-        [plan("t"), edit, finish("fixed"), plan()],
+        [plan("t"), edit, *[finish("fixed")] * 4, plan()],
         goal="Fix main in src/app.py so the test passes",
         settings=RunSettings(mode="full", approval="auto"),
     )
     assert out.state.status == status, out.state.error
-    if status == "failed":
-        assert out.state.error and "the workspace's tests fail after the change" in out.state.error
+    verification = out.state.verification or {}
+    (tests,) = [c for c in verification["checks"] if c["kind"] == "tests"]
+    assert tests["passed"] is (status == "completed") and verification["verified"] is (status == "completed")
+    if status == "completed":
+        # the tests passed right after the edit: the run ended by itself, no finish needed
+        assert [t.kind for t in out.model.turns] == ["plan", "act"]
+        assert "Tests passed: 1 passed" in (out.state.summary or "")
+        return
+    assert out.state.error and "the workspace's tests fail after the change" in out.state.error
+    # the failures went back to the model in compact form: after the edit, then at each
+    # finish (three times), before the run ended failed
+    told = [m["content"] for t in out.acting()[1:] for m in t.messages[-1:]]
+    assert "still fail" in told[0] and "assert main() == 2" in told[0] and "assert 3 == 2" in told[0]
+    assert sum("Not finished: the workspace's tests still fail" in t for t in told) == 3
 
 
 @pytest.mark.skipif(
@@ -183,7 +169,7 @@ async def test_once_the_goals_tests_pass_the_run_ends_and_later_tasks_are_skippe
     )
     assert out.state.status == "completed", out.state.error
     assert [t.status for t in out.state.tasks] == ["done", "skipped"]
-    assert [t.kind for t in out.model.turns] == ["plan", "act", "act"]  # no replanning turn
+    assert [t.kind for t in out.model.turns] == ["plan", "act"]  # ended by the passing tests
     assert (ws_root / "src" / "app.py").read_text() == "def main():\n    return 2\n"
 
 
@@ -193,33 +179,26 @@ async def test_a_small_model_gets_the_goal_as_its_one_task(run_agent: RunAgent) 
                           small=True)  # fmt: skip
     assert out.state.status == "completed"
     assert [t.title for t in out.state.tasks] == ["Read src/app.py. Say what main returns."]
-    assert [t.kind for t in out.model.turns] == ["act", "plan"]
+    assert [t.kind for t in out.model.turns] == ["act"]
 
 
-async def test_going_round_in_circles_is_turned_away_then_stopped(run_agent: RunAgent) -> None:
+async def test_going_round_in_circles_is_turned_away_and_the_tool_no_longer_offered(run_agent: RunAgent) -> None:
     a = act("read_file", {"path": "README.md"})
     b = act("list_directory", {})
-    out = await run_agent([plan("t"), a, b, a, b, a, b, a, b, a, finish(), plan()])
-    assert out.state.status == "failed"
-    assert out.state.error and "went round in circles" in out.state.error
+    out = await run_agent([plan("t"), a, b, a, b, a, b, a, finish("README says hi"), plan()])
+    # with results in hand the run is not stopped: the repeat is turned away, the tool is
+    # not offered again in the task, and the model finishes with what it has
+    assert out.state.status == "completed", out.state.error
     told = out.acting()[7].messages[-1]["content"]  # the 4th read was not run
     assert "already made this exact read_file call 3 times" in told
+    assert "read_file" not in out.acting()[7].tools and "list_directory" in out.acting()[7].tools
 
 
-@pytest.mark.parametrize(
-    ("goal", "names"),
-    [
-        ("Fix the bug in the compute_tax function in billing.py.", ["compute_tax"]),
-        ("Add a function subtract(a, b) to calc.py", ["subtract"]),
-        ("Rename the class Usr to User in models.py", ["Usr"]),
-        ("Add a docstring to `main` in app.py", ["main"]),
-        ("Explain what inventory_util.py does.", []),  # a file name, not code
-    ],
-)
-def test_code_names_in_a_goal(goal: str, names: list[str]) -> None:
-    from agentls.agent.builtin.grounding import code_names
-
-    assert code_names(goal) == names
+async def test_repeating_with_nothing_in_hand_stops_the_run(run_agent: RunAgent) -> None:
+    gone = act("read_file", {"path": "missing.txt"})
+    out = await run_agent([plan("t"), gone, gone, gone, finish(), plan()])
+    assert out.state.status == "failed"
+    assert out.state.error and "nothing else in hand" in out.state.error
 
 
 @pytest.mark.parametrize("made", ["compute_tax_fixed", "compute_tax"])
@@ -278,19 +257,6 @@ async def test_a_rename_that_leaves_uses_ends_failed(run_agent: RunAgent, ws_roo
     )
 
 
-@pytest.mark.parametrize(
-    ("goal", "files"),
-    [
-        ("Write a pytest test for add of calc.py in a new file test_calc.py.", ["test_calc.py"]),
-        ("Create tests/test_util.py with one test", ["tests/test_util.py"]),
-        ("Create src/app.py again", []),  # it exists
-        ("Fix the bug in server.py", []),  # no new file asked for: a missing file stays missing
-    ],
-)
-def test_new_files_the_goal_asks_for(goal: str, files: list[str]) -> None:
-    assert new_files(goal, ["src/app.py", "calc.py", "README.md"]) == files
-
-
 async def test_a_goal_asking_for_a_new_file_is_not_done_until_it_exists(
     run_agent: RunAgent, ws_root: Path
 ) -> None:
@@ -313,21 +279,6 @@ async def test_a_new_test_file_without_a_test_is_not_done(run_agent: RunAgent, w
     nudge = out.acting()[2].messages[-1]["content"]
     assert "the new file test_app.py has no test in it" in nudge
     assert out.state.status == "failed"
-
-
-@pytest.mark.parametrize(
-    ("goal", "files"),
-    [
-        ("Make the failing test in tests/test_api.py pass.", ["tests/test_api.py"]),
-        ("Add a docstring to start_server in server.py", ["server.py"]),
-        ("Fix the bug in src/app.py", []),  # it exists (by its path)
-        ("Fix the bug in app.py", []),  # it exists (by its name)
-        ("Write a test for main in test_app.py", []),  # a goal that makes files
-        ("Move main to helpers.py", []),
-    ],
-)
-def test_missing_files_the_goal_takes_as_existing(goal: str, files: list[str]) -> None:
-    assert missing_files(goal, ["src/app.py", "README.md"]) == files
 
 
 async def test_a_change_goal_about_a_file_that_does_not_exist_ends_failed(

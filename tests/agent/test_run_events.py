@@ -61,8 +61,14 @@ async def test_events_come_in_order_with_the_contract_kinds(run_agent: RunAgent)
     }
     assert events[4]["ok"] is True and events[4]["output"]["content"].startswith("# demo")
     assert events[7]["status"] == "done" and events[7]["result"] == "read"
-    assert events[-1]["status"] == "completed" and events[-1]["summary"] == "read"
-    assert events[-1]["usage"] == {"promptTokens": 40, "completionTokens": 20, "cost": None}
+    assert events[-1]["status"] == "completed"
+    assert events[-1]["summary"] == "read\nNot verified: the answer names nothing that the files read hold."
+    usage = events[-1]["usage"]
+    assert (usage["promptTokens"], usage["completionTokens"], usage["contextUsed"]) == (40, 20, 10)
+    assert usage["modelSeconds"] >= 0 and usage["contextWindow"] > 0
+    assert events[-1]["verification"] == {"verified": None, "checks": [
+        {"kind": "answer", "passed": True, "detail": "the answer names nothing found in the files read"}],
+        "unverified": "the answer names nothing that the files read hold"}  # fmt: skip
 
 
 async def test_to_dict_has_exactly_the_contract_keys(run_agent: RunAgent) -> None:
@@ -74,8 +80,15 @@ async def test_to_dict_has_exactly_the_contract_keys(run_agent: RunAgent) -> Non
         "tasks": [{"title": "a", "status": "done"}],
         "steps": 1,
         "proposals": [],
-        "summary": "ok",
+        "summary": "ok\nNot verified: the answer names nothing that the files read hold.",
+        "verification": {
+            "verified": None,
+            "checks": [{"kind": "answer", "passed": True, "detail": "the answer names nothing found in the files read"}],
+            "unverified": "the answer names nothing that the files read hold",
+        },
+        "usage": out.state.usage_dict(),
     }
+    assert set(out.state.usage_dict()) == {"promptTokens", "completionTokens", "modelSeconds", "contextWindow", "contextUsed"}
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,8 @@ def test_run_against_an_openai_compatible_endpoint(tmp_path: Path) -> None:
         )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert result["status"] == "completed" and result["summary"] == "main returns 1"
+    assert result["status"] == "completed" and result["summary"] == "main returns 1\n(Answered from app.py; no file changed.)"
+    assert result["verification"]["verified"] is True  # the answer names the 1 that app.py holds
     assert result["steps"] == 2 and result["tasks"] == [{"title": "Read app.py", "status": "done"}]
     planning, acting, after_tool = server.requests[0], server.requests[1], server.requests[2]
     assert "tools" not in planning and all(r["model"] == "test-model" for r in server.requests)

@@ -77,3 +77,11 @@ class ActionFailure(Exception):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ActionFailure:
         return self  # the pipeline copies arguments; a failure is read-only evidence
+
+
+def changed_file(result: ActionResult) -> str | None:
+    """The path a successful call changed (its proposal applied or pending), else None."""
+    out = result.output
+    if not result.ok or not isinstance(out, dict) or "proposal_id" not in out:
+        return None
+    return str(out.get("path")) if out.get("status") in ("applied", "pending") else None

@@ -39,13 +39,18 @@ from agentls.agent.builtin import (
     ToolsComponent,
     WatchdogComponent,
 )
+from agentls.agent.builtin.evidence import grounded_answer
 from agentls.agent.components import AgentComponent
 from agentls.agent.context import RunContext, RunSettings
 from agentls.agent.events import RunEvent
+from agentls.agent.goal import GoalReading, read_goal
+from agentls.agent.goal.facts import WorkspaceFacts
 from agentls.agent.loop import TaskLoop
 from agentls.agent.outcomes import RunStop
 from agentls.agent.pipeline import Pipeline, collect_components
+from agentls.agent.report import compose
 from agentls.agent.run import EditorContext, RunState, Status
+from agentls.agent.verification import Verification, decide
 from agentls.llm.base import ChatModel
 from agentls.tools.audit import AuditLog
 from agentls.tools.base import ToolContext
@@ -102,6 +107,7 @@ class Agent:
             settings=settings.source,
         )
         self.state = RunState(self.run_id, goal="")
+        self.state.context_window = int(getattr(model, "n_ctx", 0) or model.context_tokens)
         self.context = RunContext(
             goal="",
             settings=settings,
@@ -163,14 +169,15 @@ class Agent:
         try:
             if self._cancel_requested:
                 raise asyncio.CancelledError("cancelled before it started")
+            self.context.reading = await asyncio.to_thread(self._read_goal, goal, context)
             loop = TaskLoop(
                 self.context, self.pipeline, self.model, self._emit, cancel, self.done_check
             )
-            summary = await loop.execute()
-            self._end("completed", summary=summary)
+            words = await loop.execute()
+            self._end("completed", summary=self._report(words))
         except RunStop as stop:
             self._emit("error", {"type": stop.status, "message": stop.message})
-            self._end(stop.status, error=stop.message, summary=self._partial(stop.message))
+            self._end(stop.status, error=stop.message, summary=self._report(None, stop.message))
         except asyncio.CancelledError as exc:
             if not self._cancel_requested:  # our caller cancelled us: finish, then pass it on
                 outside = exc
@@ -212,9 +219,47 @@ class Agent:
             if not self.state.done:
                 self.state.end(status, summary=summary, error=error)
 
-    def _partial(self, reason: str) -> str:
-        done = [f"- {t.title}: {t.result}" for t in self.state.tasks if t.status == "done"]
-        return reason + ("\nDone before it stopped:\n" + "\n".join(done) if done else "")
+    def _read_goal(self, goal: str, editor: EditorContext | None) -> GoalReading:
+        """The goal read over the workspace, once (goal/); the editor's file counts as named."""
+        may_write = Permission.FILESYSTEM_WRITE in self.tool_context.permissions
+        reading = read_goal(goal, WorkspaceFacts(self.tool_context), may_write)
+        if editor is not None and editor.path not in reading.files:
+            reading.files.insert(0, editor.path)
+        return reading
+
+    def _report(self, words: str | None, stopped: str | None = None) -> str:
+        """The run's verification (kept on the state) and its summary from the facts
+        (report.py); a stopped run's reason first."""
+        check, reading = self.done_check, self.context.reading
+        checks = list(check.checks.values()) if check is not None else []
+        if not reading.wants_change and words and stopped is None:
+            checks.append(grounded_answer(words, self.context))
+        verification = decide(checks, self._why_unverified())
+        if stopped is not None and verification.verified is not False:
+            verification = Verification(False if checks else None, checks, verification.unverified)
+        self.state.verification = verification.to_dict()
+        proposals = check.changed() if check is not None else []
+        proposals += [p for p in self.proposals.list(self.run_id) if p.status in ("rejected", "stale")]
+        proposals.sort(key=lambda p: p.created_at)
+        summary = compose(words, proposals, verification, answer=not reading.wants_change, read=reading.files)
+        if stopped is None:
+            return summary
+        done = [f"- {t.title}: {t.result}" for t in self.state.tasks if t.status == "done" and t.result]
+        parts = [stopped, *(["Done before it stopped:", *done] if done else []), summary]
+        return "\n".join(parts)
+
+    def _why_unverified(self) -> str:
+        """What could not be checked, for a run whose verification is null."""
+        reading, perms = self.context.reading, self.tool_context.permissions
+        if not reading.wants_change and not reading.clear:
+            return "the goal asks neither for a change nor a question the run could check"
+        if not reading.wants_change:
+            return "the answer names nothing that the files read hold"
+        if Permission.SHELL_EXECUTION not in perms:
+            return f"the tests were not run (mode {self.settings.mode!r} may not run processes)"
+        if self.done_check is None or self.done_check.tests is None:
+            return "the workspace's tests could not be run"
+        return "no test ran on the change (the workspace has none the run could find), and the goal names no value or name to check"
 
     def _finish(self) -> None:
         state = self.state
@@ -238,11 +283,8 @@ class Agent:
                 "summary": state.summary,
                 "error": state.error,
                 "steps": state.steps,
-                "usage": {
-                    "promptTokens": state.usage.prompt_tokens,
-                    "completionTokens": state.usage.completion_tokens,
-                    "cost": state.usage.cost,
-                },
+                "verification": state.verification,
+                "usage": state.usage_dict(),
             },
         )
         self._finished = True

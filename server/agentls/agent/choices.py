@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agentls.agent.goal.words import FILE_NAME
 from agentls.tools.filesystem.content import current_content, is_binary
 
 _ANY = re.IGNORECASE
@@ -22,24 +23,19 @@ _STOP = frozenset(
 )
 _COMMENTS = ('"' * 3, "'" * 3, "#", "//")
 _DEF = re.compile(r"^(\s*)(?:async\s+)?(?:def|class|function)\s+(\w+)")
-#: Goals about a function's signature: its def line is the one to change.
-_SIGNATURE = re.compile(r"\btype hints?\b|\bannotat|\bparameters?\b|\barguments?\b|\bdefault\b|\bsignature\b", _ANY)
 
 
-def rank_lines(goal: str, text: str) -> list[tuple[int, str]]:
+def rank_lines(goal: str, text: str, signature: bool = False) -> list[tuple[int, str]]:
     """(score, stripped line) for each non-blank line of `text` that occurs once in it, in
     file order: +2 a word of the goal that is no definition's name, +1 a name of a
     definition the goal mentions, +2 a line of the body of a function the goal names
     (its def line +3 when the goal is about signatures: hints, parameters, defaults)."""
-    from agentls.agent.builtin.grounding import FILE_NAME
-
     bare = FILE_NAME.sub(" ", goal)
     words = {w.lower() for w in re.findall(r"[A-Za-z_]\w+", bare) if len(w) >= 3} - _STOP
     words |= {w.lower() for w in re.findall(r"\b\d+\w*", bare)}
     lines = text.splitlines()
     defined = {m.group(2).lower() for line in lines if (m := _DEF.match(line))}
     named = words & defined
-    signature = bool(_SIGNATURE.search(goal))
     out: list[tuple[int, str]] = []
     body_of: str | None = None
     body_indent = -1

@@ -1,8 +1,8 @@
 """What one run is given and shares with its built-in components.
 
-`RunSettings` are the run's knobs (AGENT.md); `RunContext` is the run's shared, live
-view — goal, settings, state, transcript, the editor context, the ToolContext, which kind
-of turn is being built and for which task — that the built-in components read.
+`RunSettings` are the run's knobs; `RunContext` is the run's shared, live view — goal
+and its reading, settings, state, transcript, the editor context, the ToolContext, which
+kind of turn is being built and for which task — that the built-in components read.
 Must not know: the loop's internals, LSP.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agentls.agent.goal import GoalReading
 from agentls.agent.run import EditorContext, RunState, Task
 from agentls.agent.transcript import Transcript
 from agentls.settings import Settings
@@ -62,14 +63,27 @@ class RunContext:
     transcript: Transcript = field(default_factory=Transcript)
     turn: TurnKind = "plan"
     task: Task | None = None
-    named_files: list[str] = field(default_factory=list)  # existing files the goal names
-    new_files: list[str] = field(default_factory=list)  # files the goal asks to create
-    missing_files: list[str] = field(default_factory=list)  # files it takes as existing, absent
-    unknown_names: list[str] = field(default_factory=list)  # code names it names, found nowhere
+    #: the goal as read once at the start of the run (goal/reading.py)
+    reading: GoalReading = field(default_factory=lambda: GoalReading(goal=""))
 
     @property
     def run_id(self) -> str:
         return self.state.run_id
+
+    @property
+    def named_files(self) -> list[str]:
+        """Existing files the goal (or the editor context) names."""
+        return self.reading.files
+
+    @property
+    def new_files(self) -> list[str]:
+        """Files the goal asks to create."""
+        return self.reading.new_files
+
+    @property
+    def missing_files(self) -> list[str]:
+        """Files the goal takes as existing that the workspace lacks."""
+        return self.reading.missing_files
 
     def task_index(self) -> int:
         return next((i for i, t in enumerate(self.state.tasks) if t is self.task), -1)

@@ -13,10 +13,10 @@ Must not know: particular tools, the loop's internals, models' classes, LSP.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from agentls.agent.command import Command
+from agentls.agent.goal import GoalReading
 
 CORE_CATEGORIES = frozenset({"filesystem", "code"})
 #: Core tools held back unless the goal uses one of these words: a small model reaches
@@ -31,6 +31,8 @@ ONLY_WHEN_ASKED = {
     "find_references": frozenset({"caller", "call", "called", "use", "used", "usage", "reference", "where", "every", "everywhere"}),
     "find_symbol_definition": frozenset({"where", "defined", "define", "definition", "which", "locate"}),
 }
+#: Kinds of job that write whole files (so write_file is offered whatever the words).
+WRITES_FILES = frozenset({"tests", "new_file", "implement"})
 #: Name parts too generic to say a goal wants that tool.
 _GENERIC = frozenset({"file", "files", "find", "symbol", "run", "add", "get", "list", "read", "write", "edit", "fetch", "search"})
 
@@ -39,22 +41,16 @@ def is_small(model: Any) -> bool:
     return bool(getattr(model, "small", False))
 
 
-def _words(goal: str) -> set[str]:
-    """The goal's plain words, lowercased, with singular forms; not the parts of code names
-    (`parse_port` does not ask for parse_ast)."""
-    tokens = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", goal)
-    words = {t.lower() for t in tokens if "_" not in t and not re.search(r"[a-z][A-Z]", t)}
-    return words | {w[:-1] for w in words if w.endswith("s")}
-
-
-def focus(commands: list[Command], goal: str) -> list[Command]:
-    """The commands worth offering a small model for `goal`."""
-    words = _words(goal)
+def focus(commands: list[Command], reading: GoalReading) -> list[Command]:
+    """The commands worth offering a small model for the goal `reading` reads."""
+    words = reading.words
     out = []
     for c in commands:
         parts = {p for p in c.name.split("_") if p not in _GENERIC}
         asked = ONLY_WHEN_ASKED.get(c.name)
-        if asked is not None:
+        if c.name == "write_file" and (reading.kind in WRITES_FILES or reading.new_files or reading.also_tests):
+            out.append(c)
+        elif asked is not None:
             if asked & words:
                 out.append(c)
         elif c.tool is None or c.category in CORE_CATEGORIES or parts & words:

@@ -3,16 +3,17 @@
 The 0.5B picks tools by their place in the list and fills arguments with the last names
 it saw (`replace_symbol(path="app.py", new="Welcome")` for "in greet.py change Hello to
 Welcome"; measured: 4 of 24 goals done). A model that says it is tiny (`guided = True`)
-is therefore offered, per turn, only the one tool the goal's kind of job needs, then
-`finish`:
+is therefore offered, per turn, only the one tool the goal's kind of job needs (the
+run's goal reading, agent/goal/), then `finish`:
 
-| the goal | the tool |
+| the goal's kind | the tool |
 |---|---|
-| asks for no change (a question, an explanation, a review) | none: `finish` with the answer |
-| renames | rename_symbol |
-| adds a docstring | add_docstring |
-| adds a function, method or class | insert_symbol |
-| writes tests in a new file, or makes a new file | write_file |
+| answer (a question, an explanation, a review) | none: `finish` with the answer |
+| rename | rename_symbol |
+| docstring | add_docstring |
+| add (a function, method or class) | insert_symbol |
+| implement (a stub from its description) | replace_symbol |
+| tests, new_file | write_file |
 | any other change | edit_file |
 
 and that tool's arguments are held by the grammar to what the workspace has: `path` to
@@ -44,16 +45,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentls.agent.builtin.done_check import RENAME, asks_for_change
 from agentls.agent.builtin.evidence import diff_lines
-from agentls.agent.builtin.grounding import code_names
-from agentls.agent.builtin.recipes import ADDS_DEFINITION, MODULE_DOC, WRITES_TESTS
 from agentls.agent.choices import facts, line_stem, rank_lines
 from agentls.agent.context import RunContext
+from agentls.agent.goal import GoalReading
 from agentls.llm.base import PREFIX, THEN, ToolSpec
 from agentls.tools.code.index_access import workspace_index
 from agentls.tools.filesystem.content import current_content, is_binary
-from agentls.tools.permissions import Permission
 from agentls.tools.proposals import Proposal
 
 log = logging.getLogger(__name__)
@@ -67,16 +65,6 @@ MAX_LINES = 120
 MAX_NEW_LINE_CHARS = 240
 #: Attempts at the job's tool before `finish` is offered again after a failed one.
 MAX_ATTEMPTS = 3
-_ANY = re.IGNORECASE
-_DOCSTRING = re.compile(r"\bdocstrings?\b|\bjsdoc\b", _ANY)
-_NEW_FILE = re.compile(r"\bnew\s+file\b|\bcreate\s+(?:a\s+)?(?:new\s+)?file\b", _ANY)
-#: "without changing the tests", "do not change the test"
-_KEEP_TESTS = re.compile(r"\b(?:without|not|never|don't)\s+(?:changing|change|touching|touch|editing|edit|modifying|modify)\s+(?:the\s+|any\s+)?tests?\b", _ANY)
-_TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+)$|(?:^|/)tests?/")
-#: "Remove the debug print", "delete the unused import": the edited line becomes empty.
-_REMOVES = re.compile(r"\b(?:remove|delete|drop)\b", _ANY)
-#: Goals that ask for several changes: the run does not end after the first.
-_SEVERAL = re.compile(r"\b(?:every|all|each)\b", _ANY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,33 +80,32 @@ ANSWER = Job(
     "Answer from the code shown above: call finish with the answer itself (the names, "
     "values, files or behaviour you found) in one or two sentences.",
 )
-JOBS: list[tuple[re.Pattern[str], Job]] = [
-    (re.compile(r"\brename\b", _ANY), Job("rename", "rename_symbol", "Call rename_symbol once: it renames the definition and every use.")),
-    (_DOCSTRING, Job("docstring", "add_docstring", "Call add_docstring with the function or class and the docstring's text (one sentence saying what it does; no quotes).")),
-    (ADDS_DEFINITION, Job("add", "insert_symbol", "Call insert_symbol with the file and the whole new definition: its def line and its indented body.")),
-    (WRITES_TESTS, Job("tests", "write_file", "Call write_file with the new test file's whole content: `from <module> import <name>`, then functions named test_… with assert statements.")),
-    (_NEW_FILE, Job("new_file", "write_file", "Call write_file with the new file's path and its whole content.")),
-]
 CHANGE = Job(
     "change",
     "edit_file",
     "Call edit_file with `old` = the one line to change, exactly as it reads, and `new` = "
     "that line as it must read after the change.",
 )
+#: The goal reading's kind of job → the guided job.
+JOBS: dict[str, Job] = {
+    "rename": Job("rename", "rename_symbol", "Call rename_symbol once: it renames the definition and every use."),
+    "docstring": Job("docstring", "add_docstring", "Call add_docstring with the function or class and the docstring's text (one sentence saying what it does; no quotes)."),
+    "add": Job("add", "insert_symbol", "Call insert_symbol with the file and the whole new definition: its def line and its indented body."),
+    "implement": Job("implement", "replace_symbol", "Call replace_symbol with the function and its whole new definition: its def line and its indented body, doing what the description says."),
+    "tests": Job("tests", "write_file", "Call write_file with the new test file's whole content: `from <module> import <name>`, then functions named test_… with assert statements."),
+    "new_file": Job("new_file", "write_file", "Call write_file with the new file's path and its whole content."),
+}  # fmt: skip
 
 
 def is_guided(model: Any) -> bool:
     return bool(getattr(model, "guided", False))
 
 
-def job_of(goal: str, may_write: bool) -> Job:
-    """The kind of job `goal` asks for (ANSWER when it asks for no change)."""
-    if not may_write or not asks_for_change(goal):
+def job_of(reading: GoalReading) -> Job:
+    """The guided job for the goal's kind (ANSWER when it asks for no change)."""
+    if not reading.wants_change:
         return ANSWER
-    for pattern, job in JOBS:
-        if pattern.search(goal):
-            return job
-    return CHANGE
+    return JOBS.get(reading.kind, CHANGE)
 
 
 class Guide:
@@ -126,9 +113,9 @@ class Guide:
 
     def __init__(self, run: RunContext, impossible: Callable[[], str | None] | None = None) -> None:
         self.run = run
-        self.job = job_of(run.goal, Permission.FILESYSTEM_WRITE in run.tools.permissions)
+        self.job = job_of(run.reading)
         # (a rename changes every use in its one call)
-        self.several = bool(_SEVERAL.search(run.goal)) and self.job.name != "rename"
+        self.several = run.reading.several and self.job.name != "rename"
         #: why the goal cannot be done (the done check's), or None
         self.impossible = impossible or (lambda: None)
         #: the job's tool calls that failed (or were invalid), and whether one succeeded
@@ -191,16 +178,16 @@ class Guide:
     def _choices(self, tool: str) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]], list[dict[str, Any]]]:
         """For `tool`'s arguments: the values each may take, extra schema keywords (a
         prefilled start), and the edit's one-branch-per-line argument objects."""
-        goal, run = self.run.goal, self.run
+        run = self.run
         if tool == "write_file":
             return {"path": list(run.new_files)}, self._test_start(), []
         files = self._files()
         enums: dict[str, list[str]] = {"path": files}
-        rename = RENAME.search(goal)
+        rename = run.reading.rename
         if tool == "rename_symbol" and rename is not None:
-            enums["symbol"], enums["new_name"] = [rename.group(1)], [rename.group(2)]
+            enums["symbol"], enums["new_name"] = [rename[0]], [rename[1]]
         elif tool in ("rename_symbol", "add_docstring", "replace_symbol"):
-            if tool == "add_docstring" and MODULE_DOC.search(goal):
+            if tool == "add_docstring" and run.reading.module_doc:
                 enums["symbol"] = ["module"]
             else:
                 enums["symbol"] = self._symbols(files)
@@ -236,8 +223,8 @@ class Guide:
         files of a goal that says not to change the tests."""
         ctx = self.run.tools
         named = [f for f in self.run.named_files if (ctx.workspace.root / f).is_file()]
-        if _KEEP_TESTS.search(self.run.goal) and self.job.tool is not None:
-            named = [f for f in named if not _TEST_FILE.search(f)] or named
+        if self.run.reading.protected and self.job.tool is not None:
+            named = [f for f in named if not self.run.reading.is_protected(f)] or named
         if named:
             return named[:MAX_PATHS]
         files = sorted(workspace_index(ctx).files)
@@ -247,7 +234,7 @@ class Guide:
         defs = workspace_index(self.run.tools).defs_by_name()
         wanted = set(files)
         names = sorted(n for n, where in defs.items() if any(p in wanted for p, _ in where))
-        mentioned = [n for n in code_names(self.run.goal) if n in names]
+        mentioned = [n for n in self.run.reading.names if n in names]
         mentioned += [w for w in re.findall(r"\w+", self.run.goal) if w in names and w not in mentioned]
         chosen = mentioned or names
         return chosen if len(chosen) <= MAX_SYMBOLS else []
@@ -262,7 +249,7 @@ class Guide:
             if content is None or is_binary(content.data):
                 continue
             text = content.data.decode("utf-8", "replace")
-            scored += [(score, (rel, line)) for score, line in rank_lines(self.run.goal, text)]
+            scored += [(score, (rel, line)) for score, line in rank_lines(self.run.goal, text, self.run.reading.signature)]
         pointed = [pair for score, pair in sorted(scored, key=lambda s: -s[0]) if score > 0]
         chosen = list(dict.fromkeys(pointed or [pair for _, pair in scored]))
         return chosen[:MAX_LINES]
@@ -271,7 +258,7 @@ class Guide:
         """One argument object per line that may be edited: its file, the line, and a `new`
         that keeps the line's stem (`def area(`, `TIMEOUT = `, `return `) — or is empty
         when the goal removes something."""
-        removes = bool(_REMOVES.search(self.run.goal))
+        removes = self.run.reading.kind == "remove"
         out = []
         for path, line in pairs:
             new: dict[str, Any] = {"type": "string", "maxLength": MAX_NEW_LINE_CHARS}
@@ -301,9 +288,10 @@ class Guide:
         return ok and tool == self.job.tool and not self.several
 
     def summary(self, changed: list[Proposal]) -> str:
-        """What the run changed: the files and the lines removed and added, from its diff."""
+        """What the run changed: the lines removed and added, from its diff (the report
+        names the files)."""
         files = dict.fromkeys(c.path for p in changed for c in p.changes)
         removed = [t.strip() for t in diff_lines(changed, "-") if t.strip()][:4]
         added = [t.strip() for t in diff_lines(changed, "+") if t.strip()][:6]
         shown = [f"- {t}" for t in removed] + [f"+ {t}" for t in added]
-        return f"Changed {', '.join(files) or 'the workspace'}" + (": " + "; ".join(shown) if shown else ".")
+        return "; ".join(shown) if shown else f"Changed {', '.join(files) or 'the workspace'}."

@@ -1,27 +1,33 @@
 """The task loop (AgentGPT) with the planning/acting turn contract of DESIGN §6.
 
-1. A planning turn (no tools, `json_schema=TASKS_SCHEMA`) splits the goal into at most
-   `max_initial_tasks` tasks; an empty first plan makes the goal itself the one task (a
-   goal is never "nothing to do" — small models often answer `[]`). A small model skips
-   this turn (the goal is its one task: its plans split a fix into read/read/edit tasks
-   and the later ones undid the fix) and is offered fewer tools (focus.py); a tiny model's
-   run is guided (guide.py): one task, no replanning, its job's tool per turn.
-2. The first pending task runs as acting turns (the enabled commands offered as tools,
-   exactly one call per turn) until the model calls `finish`: **a task ends with
-   `finish`, and its summary becomes the task's result**.
-3. After every task — unless the done check sees the goal's tests now pass (then the
-   pending tasks are skipped and the run ends) — a planning turn is asked for new tasks given that result, "only if
-   needed" (`[]` = none; at most `max_initial_tasks`; titles already listed are dropped).
-4. The run completes when no task is pending (its summary: the last task's result) and
-   the done check finds nothing missing (builtin/done_check.py: a goal that asks for a
-   change and a run that changed nothing end `failed`; the last planning turn shows the
-   model the run's diff with the goal, and `[]` means done), and ends early on a budget (`max_loops` tasks executed, steps, tokens, time, cost),
-   cancellation, a model error or `bad_reply_limit` bad replies in a row.
+How the turns go for the run's model is its turn policy's (policy.py: full, small,
+guided), chosen once; the loop itself reads the same for every model.
+1. With a planning policy, a planning turn (no tools, `json_schema=TASKS_SCHEMA`) splits
+   the goal into at most `max_initial_tasks` tasks; an empty first plan — or a policy
+   without planning — makes the goal itself the one task.
+2. The first pending task runs as acting turns (the policy's tools offered, exactly one
+   call per turn) until the model calls `finish`: **a task ends with `finish`, and its
+   summary becomes the task's result**.
+3. After a call that changed a file, when the workspace's tests decide the goal and the
+   mode may run them, they run: passing with nothing missing ends the run by itself (the
+   goal is reached and checked), failing ones go back to the model with the result in
+   compact form. A `finish` while they still fail is turned away with their failures
+   (done_check.repair, a few times). A guided run's job call ends the run likewise when
+   the done check finds nothing missing.
+4. New tasks are asked for after each planned task, and after the last one only when
+   something can follow (`_replans`): the last planning turn shows the model the run's
+   diff with the goal, and `[]` means done. A run whose one task was the goal itself and
+   left nothing missing ends without it.
+5. The run completes when no task is pending and the done check finds nothing missing
+   (builtin/done_check.py), and ends early on a budget (`max_loops` tasks executed, steps,
+   tokens, time, cost), cancellation, a model error or `bad_reply_limit` bad replies in a
+   row.
 
 Bad replies (no call, unknown tool, unparsable or schema-failing arguments, a planning
 reply that is no JSON array of strings) go back to the model — as a tool message with the
 call's id when there is a call, else a user message — and the turn is retried. A tool's own
-error is not a bad reply: it goes back as the tool message and resets nothing.
+error is not a bad reply: it goes back as the tool message and resets nothing. A call the
+watchdog turns away as a repetition makes the policy stop offering that tool in the task.
 Every parsed call passes `AfterParse`; a call that ran passes `AfterExecute` if it
 succeeded, else `ExecutionFailure` (a structured tool error, or an exception raised by a
 command). Must not know: LSP, the editor, which provider the model is.
@@ -30,18 +36,18 @@ command). Must not know: LSP, the editor, which provider the model is.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
-from agentls.agent.actions import ActionFailure
+from agentls.agent.actions import ActionFailure, ActionResult, changed_file
 from agentls.agent.builtin.done_check import DoneCheckComponent
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.execution import available, error_text, run_call, unavailable_lines
-from agentls.agent.focus import focus, is_small
-from agentls.agent.guide import Guide, is_guided
 from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed, TaskDone
 from agentls.agent.pipeline import Pipeline
+from agentls.agent.policy import TurnPolicy, policy_for
 from agentls.agent.prompts import bullets, render
 from agentls.agent.protocols import (
     AfterExecute,
@@ -76,19 +82,16 @@ class TaskLoop:
         self.cancel = cancel
         self.bad_replies = 0
         self._duplicates: set[str] = set()
-        #: a tiny model's guided turns (guide.py)
-        self.guide = (
-            Guide(run, done_check.impossible if done_check is not None else None)
-            if is_guided(model)
-            else None
-        )
+        #: how this run's turns go for its model (full, small, guided), chosen once
+        self.policy: TurnPolicy = policy_for(model, run, done_check.impossible if done_check is not None else None)
+        #: the run ended by itself (its summary): the change is there and checked
+        self.ended: str | None = None
 
     # --- the loop --------------------------------------------------------------------
     async def execute(self) -> str:
-        """Run the tasks to the end; return the run's summary (raises RunStop to stop)."""
+        """Run the tasks to the end; return the model's summary (raises RunStop to stop)."""
         state, settings = self.run.state, self.run.settings
-        skip = is_small(self.model)
-        self._add_tasks((None if skip else await self._plan(None)) or [self.run.goal])
+        self._add_tasks((await self._plan(None) if self.policy.plans else None) or [self.run.goal])
         summary = ""
         while pending := state.pending():
             if state.loops >= settings.max_loops:
@@ -102,18 +105,33 @@ class TaskLoop:
             summary = await self._act(task)
             task.result = summary
             self._move(task, "done")
-            if self.guide is not None:
-                break  # a guided run's goal is its one task: no replanning turn
-            if self.done_check is not None and await self.done_check.reached():
+            if self.ended is not None or (self.done_check is not None and await self.done_check.reached()):
                 for rest in state.pending():
-                    self._move(rest, "skipped")  # the goal's tests pass: no more work
+                    self._move(rest, "skipped")  # the goal is reached and checked: no more work
                 break
-            self._add_tasks(await self._plan(task))
-        if self.guide is not None and self.guide.ended:
-            return summary  # the done check found nothing missing just now (_guided_end)
+            if await self._replans(task):
+                self._add_tasks(await self._plan(task))
+        if self.ended is not None:
+            return self.ended
         if self.done_check is not None and (reason := await self.done_check.failure()):
             raise RunFailed(reason)
         return summary
+
+    async def _replans(self, task: Task) -> bool:
+        """Whether to ask for new tasks now: between planned tasks (a planning policy); after
+        the last one only when something can follow — a planning policy's plan of several
+        tasks (AgentGPT: new tasks from the result, only if needed), something the done
+        check finds missing, or a goal that asks for several changes. A run whose one task
+        was the goal itself and left nothing missing has nothing to follow."""
+        check, several = self.done_check, self.run.reading.several
+        if self.run.state.pending():
+            return self.policy.plans
+        if not self.policy.replans:
+            return False
+        missing = check is None or check.missing() is not None
+        if not self.policy.plans:
+            return several or missing
+        return task.title != self.run.goal or missing or several
 
     def _move(self, task: Task, status: TaskStatus) -> None:
         task.move(status)
@@ -144,7 +162,7 @@ class TaskLoop:
         resources = await self.pipeline.run(DirectiveProvider.get_resources)
         practices = await self.pipeline.run(DirectiveProvider.get_best_practices)
         off = unavailable_lines([c for c in commands.values() if not available(c, self.run)])
-        if is_small(self.model):
+        if not self.policy.lists_unavailable:
             off = []  # a small model does better with a short prompt than with this list
         system = render(
             "system",
@@ -178,6 +196,7 @@ class TaskLoop:
         state = self.run.state
         phase = "planning" if tools is None else "acting"
         self.emit("status", {"status": state.status, "phase": phase, "steps": state.steps})
+        started = time.monotonic()
         try:
             turn: ModelTurn = await cancellable(
                 self.model.complete(messages, tools=tools, json_schema=schema), self.cancel
@@ -186,7 +205,10 @@ class TaskLoop:
             raise
         except Exception as exc:  # ModelError, or a provider's own failure
             raise RunFailed(f"model error ({self.model.name}): {exc}") from exc
-        self.run.state.add_usage(turn.usage)
+        finally:
+            state.model_seconds += time.monotonic() - started
+        state.add_usage(turn.usage)
+        state.context_used = turn.usage.prompt_tokens
         if turn.notice:  # e.g. the endpoint's tool calls moved to another protocol
             self.emit("status", {"status": state.status, "phase": phase, "notice": turn.notice})
         return turn
@@ -236,8 +258,9 @@ class TaskLoop:
 
     # --- acting ----------------------------------------------------------------------------
     async def _act(self, task: Task) -> str:
-        run = self.run
+        run, policy = self.run, self.policy
         run.turn, run.task = "act", task
+        policy.task_started()
         index = run.task_index()
         done = [f"{t.title}: {t.result}" for t in run.state.tasks if t.status == "done"]
         prompt = render(
@@ -245,16 +268,12 @@ class TaskLoop:
             task=task.title,
             serves="" if task.title == run.goal else f"(It serves the goal: {run.goal})",
             earlier=f"\nResults of earlier tasks:\n{bullets(done)}\n" if done else "",
-            how=self.guide.how() if self.guide is not None else "",
+            how=policy.how(),
         )
         run.transcript.begin_task(index, {"role": "user", "content": prompt})
         while True:
             messages, commands = await self._turn()
-            usable = [c for c in commands.values() if available(c, run)]
-            if self.guide is not None:
-                offered = self.guide.offered([c.spec() for c in usable])
-            else:
-                offered = [c.spec() for c in (focus(usable, run.goal) if is_small(self.model) else usable)]
+            offered = policy.offered([c for c in commands.values() if available(c, run)])
             run.state.steps += 1
             turn = await self._complete(messages, offered)
             if turn.content and turn.content.strip():
@@ -263,19 +282,21 @@ class TaskLoop:
                 call = parse_call(turn, commands, [spec["function"]["name"] for spec in offered])
             except BadReply as bad:
                 self._record(index, turn, bad.call_id, error_text(bad.message, bad.tool))
-                if self.guide is not None:
-                    self.guide.called(bad.tool, False)
+                policy.called(bad.tool, False)
                 self._bad(bad)
                 continue
             self.bad_replies = 0
             try:
                 await self.pipeline.run(AfterParse.after_parse, call)
-            except TaskDone as done:
-                self.emit("status", {"status": run.state.status, "notice": done.summary})
-                return done.summary
+                if call.name == "finish" and (failures := await self._repair()):
+                    raise CallRejected(render("repair", failures=failures))
+            except TaskDone as ended:
+                self.emit("status", {"status": run.state.status, "notice": ended.summary})
+                return ended.summary
             except CallRejected as rejected:
-                if self.guide is not None:
-                    self.guide.called(call.name, False)
+                policy.called(call.name, False)
+                if rejected.repeated:
+                    policy.repeated(call.name)
                 self._record(index, turn, call.id, error_text(rejected.message, call.name))
                 self.emit("error", {"type": "call_rejected", "message": rejected.message})
                 continue
@@ -286,35 +307,45 @@ class TaskLoop:
             result = await run_call(commands[call.name], call, run, self.cancel)
             self.emit("tool_result", {"task": index, "id": call.id, "name": call.name,
                                       "durationMs": round(result.duration_ms, 1), **result.to_dict()})  # fmt: skip
-            answer = result.message_text()
-            if self.guide is not None:
-                self.guide.called(call.name, result.ok)
-            ended, why = await self._guided_end(call.name, result.ok)
-            if why is not None:
-                answer += f"\n\nNot done yet: {why}"
+            policy.called(call.name, result.ok)
+            answer = result.message_text() + await self._after_change(call.name, result)
             self._record(index, turn, call.id, answer)
             if result.ok:
                 await self.pipeline.run(AfterExecute.after_execute, result)
             else:
-                failure = ActionFailure(result)
-                await self.pipeline.run(ExecutionFailure.execution_failure, failure)
-            if ended is not None:
-                self.emit("status", {"status": run.state.status, "notice": ended})
-                return ended
+                await self.pipeline.run(ExecutionFailure.execution_failure, ActionFailure(result))
+            if self.ended is not None:
+                self.emit("status", {"status": run.state.status, "notice": self.ended})
+                return self.ended
             if result.finished is not None:
                 return result.finished.summary
 
-    async def _guided_end(self, tool: str, ok: bool) -> tuple[str | None, str | None]:
-        """For a guided run after its job's tool succeeded: (the run's summary, None) when
-        the done check finds nothing missing, else (None, what is missing)."""
-        guide, check = self.guide, self.done_check
-        if guide is None or check is None or not guide.may_end(tool, ok):
-            return None, None
-        reason = await check.failure()
-        if reason is not None:
-            return None, reason.removeprefix("not done: ")
-        guide.ended = True
-        return guide.summary(check.changed()), None
+    async def _repair(self) -> str | None:
+        return await self.done_check.repair() if self.done_check is not None else None
+
+    async def _after_change(self, tool: str, result: ActionResult) -> str:
+        """After a call that changed a file: when the tests decide the goal and may run, run
+        them — all passing with nothing missing ends the run by itself (`self.ended`),
+        failing ones are told with the result; a guided run's job call ends the run when
+        the done check finds nothing missing. What to add to the tool's result."""
+        check = self.done_check
+        if check is None or not result.ok or not changed_file(result):
+            return ""
+        reading = self.run.reading
+        if reading.tests_matter and check.may_run_tests and check.missing() is None:
+            outcome = await check.run_tests()
+            if outcome is not None and outcome.passed and await check.failure() is None:
+                self.ended = self.policy.summary(check.changed())
+                return ""
+            if outcome is not None and not outcome.passed:
+                return "\n\n" + render("tests_now", failures=outcome.detail)
+        if self.policy.may_end(tool, result.ok):
+            reason = await check.failure()
+            if reason is None:
+                self.ended = self.policy.summary(check.changed())
+                return ""
+            return f"\n\nNot done yet: {reason.removeprefix('not done: ')}"
+        return ""
 
     def _record(self, index: int, turn: ModelTurn, call_id: str | None, answer: str) -> None:
         messages: list[Message] = [turn.as_message()]

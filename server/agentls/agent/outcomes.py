@@ -35,11 +35,14 @@ class RunFailed(RunStop):
 
 
 class CallRejected(Exception):
-    """The parsed call is not run; `message` goes back to the model as the tool result."""
+    """The parsed call is not run; `message` goes back to the model as the tool result.
+    `repeated`: it repeats a call whose answer the model already has (the policy then
+    offers what moves on)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, repeated: bool = False) -> None:
         super().__init__(message)
         self.message = message
+        self.repeated = repeated
 
 
 class TaskDone(Exception):

@@ -4,8 +4,10 @@ and the `EditorContext` a run may start from.
 Run status: `running` → `completed` | `failed` | `cancelled` | `budget_exhausted`, once.
 Task status: `pending` → `running` | `skipped`; `running` → `done` | `failed` | `skipped`.
 Any other move is an `InvalidTransition`. `RunState.to_dict()` is the contract of
-`agent/status` and `agentls run --json`: exactly runId, status, goal, tasks[{title,
-status}], steps, proposals, summary. Must not know: the loop, components, tools, LSP.
+`agent/status` and `agentls run --json`: runId, status, goal, tasks[{title, status}],
+steps, proposals, summary, verification (DESIGN §9: null while running) and usage
+{promptTokens, completionTokens, modelSeconds, contextWindow, contextUsed}.
+Must not know: the loop, components, tools, LSP.
 """
 
 from __future__ import annotations
@@ -79,6 +81,11 @@ class RunState:
     usage: Usage = field(default_factory=Usage)
     loops: int = 0  # task-loop iterations
     started_at: float = field(default_factory=time.monotonic)
+    #: DESIGN §9's `verification` once the run has ended ({verified, checks, unverified?})
+    verification: dict[str, Any] | None = None
+    model_seconds: float = 0.0  # time spent in model turns
+    context_window: int = 0  # the model's window, in tokens
+    context_used: int = 0  # the prompt of the last turn, in tokens
 
     @property
     def done(self) -> bool:
@@ -119,4 +126,16 @@ class RunState:
             "steps": self.steps,
             "proposals": list(self.proposals),
             "summary": self.summary,
+            "verification": self.verification,
+            "usage": self.usage_dict(),
+        }
+
+    def usage_dict(self) -> dict[str, Any]:
+        return {
+            "promptTokens": self.usage.prompt_tokens,
+            "completionTokens": self.usage.completion_tokens,
+            "modelSeconds": round(self.model_seconds, 2),
+            "contextWindow": self.context_window,
+            "contextUsed": self.context_used,
+            **({"cost": self.usage.cost} if self.usage.cost is not None else {}),
         }

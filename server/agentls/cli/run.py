@@ -196,8 +196,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
     else:
-        print(f"[{result['status']}] {result.get('summary') or state.error or ''}".rstrip())
+        print(f"[{_status_tag(result)}] {result.get('summary') or state.error or ''}".rstrip())
     return 0 if result["status"] == "completed" else 1
+
+
+def _status_tag(result: dict[str, Any]) -> str:
+    """"completed, verified" / "completed, unverified" (DESIGN §9: a run no check could
+    confirm is shown unverified; the summary says why)."""
+    verified = (result.get("verification") or {}).get("verified", "absent")
+    if result["status"] != "completed" or verified == "absent":
+        return str(result["status"])
+    return f"completed, {'verified' if verified else 'unverified' if verified is None else 'check failed'}"
 
 
 SUBCOMMANDS = [Subcommand("run", "run the agent on a goal, headless", _add, _run)]

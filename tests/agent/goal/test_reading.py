@@ -107,6 +107,8 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("Make shorten return None when the text is empty", ["None"]),
         ("timeout_s: 30 → 45", ["45"]),
         ("Use 8 spaces instead of 4", ["8"]),
+        ("bump the package version to 2.0.1", ["2.0.1"]),
+        ("Set the log level to 'debug' in server/app.py", ["debug"]),
         ("handle should not crash when the body is 0 bytes", []),
         ("Rename Clnt to Client", []),
     ],

@@ -6,9 +6,11 @@ Must not know: the loop's internals, models, LSP.
 
 from __future__ import annotations
 
+import json
 import re
 
 from agentls.agent.context import RunContext
+from agentls.agent.verification import Check
 from agentls.tools.proposals import Proposal
 
 TEST_DEF = re.compile(r"^\s*(?:async\s+)?def\s+test\w*\s*\(|\b(?:test|it)\s*\(\s*['\"`]", re.MULTILINE)
@@ -63,16 +65,6 @@ def text_now(run: RunContext, path: str) -> str:
     return (bytes_now(run, path) or b"").decode("utf-8", "replace")
 
 
-def made_by_goal(goal: str, name: str) -> bool:
-    """Whether the goal asks to make `name` ("add a function subtract", "implement parse_x",
-    "rename calc_total to compute_total") rather than takes it as existing ("fix the bug in
-    compute_tax")."""
-    maker = r"\b(?:add|adds|implement|create|write|define|introduce|new)\b"
-    quoted = rf"[`'\"]?{re.escape(name)}\b"
-    made = re.search(rf"{maker}[^.;]{{0,40}}\b{quoted}", goal, re.IGNORECASE)
-    return made is not None or re.search(rf"\b(?:to|into|as)\s+{quoted}", goal) is not None
-
-
 def on_disk(run: RunContext, path: str) -> bool:
     try:
         return run.tools.workspace.resolve(path).is_file()
@@ -119,23 +111,6 @@ def breaks(run: RunContext, path: str) -> bool:
         return False
 
 
-#: "… to 60", "from Hello to Welcome", "to 'Goodbye'": the value a change goal asks for.
-_FROM_TO = re.compile(r"\bfrom\s+[`'\"]?[\w.-]+[`'\"]?\s+to\s+[`'\"]?([\w.-]+)", re.IGNORECASE)
-_TO_LITERAL = re.compile(r"\bto\s+(?:[`'\"]([^`'\"]+)[`'\"]|(-?\d+(?:\.\d+)*)\b)", re.IGNORECASE)
-_CHANGE_TO = re.compile(r"\b(?:change|set|update|make)\b", re.IGNORECASE)
-
-
-def asked_values(goal: str) -> list[str]:
-    """The values a goal that changes something "to V" asks for: V after "from X to", or a
-    number or quoted text after "to" ("Change TIMEOUT_SECONDS to 60"); none for renames
-    (their own check) or goals without such a verb."""
-    if not _CHANGE_TO.search(goal) or re.search(r"\brename\b", goal, re.IGNORECASE):
-        return []
-    out = [m.group(1).rstrip(".") for m in _FROM_TO.finditer(goal)]
-    out += [(m.group(1) or m.group(2)) for m in _TO_LITERAL.finditer(goal)]
-    return list(dict.fromkeys(v for v in out if v))
-
-
 def diff_lines(changed: list[Proposal], sign: str) -> list[str]:
     """The lines the run's changes add (`sign` "+") or remove ("-"), from their diffs."""
     header = sign * 3
@@ -147,12 +122,55 @@ def diff_lines(changed: list[Proposal], sign: str) -> list[str]:
     ]
 
 
-def missing_value(goal: str, changed: list[Proposal]) -> str | None:
-    """"the goal asks for 60, which no line this run changed has" (see asked_values)."""
-    values = asked_values(goal)
+def missing_value(values: list[str], changed: list[Proposal]) -> str | None:
+    """"the goal asks for 60, which no line this run changed has" (the goal reading's
+    values: what the changed lines must hold)."""
     if not values or not changed:
         return None
     text = "\n".join(diff_lines(changed, "+"))
     if any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w])", text) for v in values):
         return None
     return f"the goal asks for {' or '.join(values)}, which no line this run changed has"
+
+
+_FACT = re.compile(r"[A-Za-z_][\w./]*\w|-?\d+(?:\.\d+)?")
+_PLAIN = frozenset(["the", "and", "for", "with", "that", "this", "from", "file", "function", "returns", "return", "value", "which", "when", "what", "where", "takes", "defined"])
+
+
+def _output_text(content: str) -> str:
+    """A tool message's output values as text (not its JSON keys: "ok", "output"…)."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return content
+    out: list[str] = []
+    output = value.get("output") if isinstance(value, dict) and "output" in value else value
+    if isinstance(output, dict) and set(output) == {"summary"}:
+        return ""  # finish's own result: the answer itself is no source
+    stack = [output]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += list(item.values())
+        elif isinstance(item, list):
+            stack += item
+        elif item is not None:
+            out.append(str(item))
+    return "\n".join(out)
+
+
+def grounded_answer(words: str, run: RunContext) -> Check:
+    """An `answer` check: the answer names something the run's sources hold that the goal
+    itself did not say — a name, a number, a path — from the files it was shown or read
+    and its tools' results."""
+    sources = [_output_text(m.get("content") or "") for step in run.transcript.steps for m in step.messages if m.get("role") == "tool"]
+    sources += [text_now(run, f) for f in run.reading.files]
+    text = "\n".join(sources)
+    goal = {t.lower() for t in _FACT.findall(run.goal)}
+    found = [
+        t for t in dict.fromkeys(_FACT.findall(words))
+        if t.lower() not in goal and t.lower() not in _PLAIN and (len(t) > 1 or t.isdigit()) and re.search(rf"(?<![\w.]){re.escape(t)}(?![\w])", text)
+    ]  # fmt: skip
+    if found:
+        return Check("answer", True, "the answer names what the files hold: " + ", ".join(found[:5]), specific=True)
+    return Check("answer", True, "the answer names nothing found in the files read", specific=False)

@@ -1,11 +1,14 @@
 """The watchdog: the same tool call with the same arguments, again and again.
 
 It counts identical calls in a row (name and canonical arguments). When a call reaches
-`repeats` in a row it is not run: the model is told so (`CallRejected`). One more and the
-run fails (`RunFailed`) with a message naming the call. A different call, or the end of a
-task (`finish`), resets it; `finish` itself is never counted (the done check decides
-whether a repeated finish may end the run). The same call made more than `CYCLE_LIMIT` times in one task,
-not in a row (read, list, search, read, list, …), is turned away once, then stops the run.
+`repeats` in a row it is not run: the model is told it has that result already, with its
+gist (`CallRejected(repeated=True)`: the turn policy then stops offering that tool in
+this task, so the next turn offers what moves on — finish with what is in hand, or another
+tool). More of the same — in a row, or more than `CYCLE_LIMIT` times in one task in any
+order — is turned away again while the task has something in hand (a successful result),
+and stops the run (`RunFailed`) only when it has nothing. A different call, or the end of
+a task (`finish`), resets it; `finish` itself is never counted (the done check decides
+whether a repeated finish may end the run).
 
 A call identical to an earlier one that changed a file (its output names a proposal that
 was applied or is pending) is not run even once more, whenever it comes: small models
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import json
 
-from agentls.agent.actions import ActionFailure, ActionResult, ParsedCall
+from agentls.agent.actions import ActionFailure, ActionResult, ParsedCall, changed_file
 from agentls.agent.outcomes import CallRejected, RunFailed, TaskDone
 from agentls.agent.protocols import AfterExecute, AfterParse, ExecutionFailure
 
@@ -33,14 +36,6 @@ STUCK_LIMIT = 8
 GIST_CHARS = 400
 
 
-def _change(result: ActionResult) -> str | None:
-    """The path a successful call changed (its proposal applied or pending), else None."""
-    out = result.output
-    if not result.ok or not isinstance(out, dict) or "proposal_id" not in out:
-        return None
-    return str(out.get("path")) if out.get("status") in ("applied", "pending") else None
-
-
 class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
     def __init__(self, repeats: int = 2) -> None:
         super().__init__()
@@ -51,6 +46,7 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         self._seen: dict[str, int] = {}  # call key → times made in this task, in any order
         self._results: dict[str, str] = {}  # call key → its last result, as the model saw it
         self._stuck = 0  # calls in a row that were turned away or failed
+        self._ok = 0  # successful calls in this task
 
     def after_parse(self, result: ParsedCall) -> None:
         if result.name == "finish":
@@ -88,36 +84,42 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
                 f"Not run: this exact {result.name} call already succeeded earlier in this "
                 f"run — that change is in place in {changed} (your reads show it). Do not "
                 "make it again. If the task is done, call finish with a summary of what "
-                "changed; otherwise make the next, different change."
+                "changed; otherwise make the next, different change.",
+                repeated=True,
             )
         self._count = self._count + 1 if key == self._last else 1
         self._last = key
         self._seen[key] = seen = self._seen.get(key, 0) + 1
         args = json.dumps(result.arguments, ensure_ascii=False, sort_keys=True)
-        if seen > CYCLE_LIMIT + 1:
-            raise RunFailed(
-                f"watchdog: the model went round in circles: {result.name} with the same "
-                f"arguments {args} {seen} times in one task; the run was stopped"
-            )
+        if seen > CYCLE_LIMIT + 1 or self._count > self.repeats:
+            if not self._in_hand:
+                raise RunFailed(
+                    f"watchdog: the model called {result.name} with the same arguments {args} "
+                    f"{seen} times in this task, with nothing else in hand; the run was stopped"
+                )
+            raise CallRejected(self._use_it(result.name, key), repeated=True)
         if seen > CYCLE_LIMIT and self._count < self.repeats:
             raise CallRejected(
                 f"Not run: you already made this exact {result.name} call {seen - 1} times in "
                 f"this task.{self._gist(key)} Going round in circles will not finish the task: "
                 "make the change it asks for, or call finish with what you found (the answer "
-                "itself, for a question). One more time stops the run."
-            )
-        if self._count > self.repeats:
-            raise RunFailed(
-                f"watchdog: the model called {result.name} with the same arguments {args} "
-                f"{self._count} times in a row after being told not to; the run was stopped"
+                "itself, for a question).",
+                repeated=True,
             )
         if self._count == self.repeats and self.repeats > 1:
-            raise CallRejected(
-                f"Not run: you have called {result.name} with exactly these arguments "
-                f"{self._count} times in a row, and its result will not change.{self._gist(key)} "
-                "Use that result, try something different, or call finish. The same call "
-                "once more stops the run."
-            )
+            raise CallRejected(self._use_it(result.name, key), repeated=True)
+
+    def _use_it(self, name: str, key: str) -> str:
+        return (
+            f"Not run: you already made this {name} call and have its result; it will not "
+            f"change.{self._gist(key)} Use it: call finish with the answer or the result it "
+            "gives you, or call another tool."
+        )
+
+    @property
+    def _in_hand(self) -> bool:
+        """Whether the task has any successful result (the answer may be in hand)."""
+        return self._ok > 0
 
     def _gist(self, key: str) -> str:
         """' It answered: …' — the earlier result, short, so the model need not look back."""
@@ -132,10 +134,11 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
 
     def after_execute(self, result: ActionResult) -> None:
         self._stuck = 0
+        self._ok += 1
         self._results[result.call.key()] = result.message_text()
-        changed = _change(result)
+        changed = changed_file(result)
         if changed is not None:
             self._changes[result.call.key()] = changed
         if result.finished is not None:
-            self._last, self._count = None, 0
+            self._last, self._count, self._ok = None, 0, 0
             self._seen.clear()

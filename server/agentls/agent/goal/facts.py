@@ -15,10 +15,14 @@ import functools
 import logging
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentls.tools.base import ToolContext
 from agentls.tools.code.index_access import workspace_index
 from agentls.workspace import FileWalker
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +40,13 @@ class WorkspaceFacts:
         walked = [p for _, p in zip(range(MAX_WALKED + 1), FileWalker(self.root).walk(), strict=False)]
         self.complete = len(walked) <= MAX_WALKED
         self.paths = walked[:MAX_WALKED]
+        self._index: WorkspaceIndex | None = None
+        self._defs: dict[str, list[tuple[str, int]]] = {}
         try:
             self._index = workspace_index(ctx)
             self._defs = self._index.defs_by_name()
         except Exception as exc:  # the reading helps; it must never stop a run
             log.warning("the goal is read without the code index: %s", exc)
-            self._index, self._defs = None, {}
 
     def defined(self, name: str) -> list[str]:
         return sorted({path for path, _ in self._defs.get(name, ())})

@@ -32,10 +32,15 @@ from agentls.agent.goal.words import (
 class Facts(Protocol):
     """What the workspace holds, as the reading needs it."""
 
-    #: the workspace's files (workspace-relative, `/`-separated)
-    paths: Sequence[str]
-    #: whether `paths` is every file (a walk may stop early in a huge tree)
-    complete: bool
+    @property
+    def paths(self) -> Sequence[str]:
+        """The workspace's files (workspace-relative, `/`-separated)."""
+        ...
+
+    @property
+    def complete(self) -> bool:
+        """Whether `paths` is every file (a walk may stop early in a huge tree)."""
+        ...
 
     def defined(self, name: str) -> list[str]:
         """The files that define `name` (a function, class, variable…)."""
@@ -112,18 +117,20 @@ def _name(words: list[Token], i: int, facts: Facts) -> str | None:
     prev = words[i - 1] if i > 0 else None
     nxt = words[i + 1] if i + 1 < len(words) else None
     beside_kind = (prev is not None and prev.low in KIND_WORDS and prev.low != "type" and text.lower() not in AFTER_KIND) or (
-        nxt is not None and nxt.low in KIND_WORDS and _determined(words, i)
+        nxt is not None and nxt.low in KIND_WORDS and nxt.low != "type" and _determined(words, i)
     )
     if "." in text:  # `mod.attr`, `Class.method`
         head = text.split(".")[0]
         return text if facts.defined(head) or facts.defined(text.split(".")[-1]) or code_shaped(head) else None
-    if code_shaped(text) or beside_kind:
+    if code_shaped(text):
         return text
+    low = text.lower()
+    verbish = lemma(low, CHANGE_VERBS) or lemma(low, LOOK_VERBS)
+    if beside_kind and (not verbish or facts.defined(text)):
+        return text  # "the area function"; "the add function" only where add is defined
     if not facts.defined(text):
         return None
     # a defined name written as a plain word: a name unless it stands where a verb does
-    low = text.lower()
-    verbish = lemma(low, CHANGE_VERBS) or lemma(low, LOOK_VERBS)
     if verbish and (i == 0 or (prev is not None and prev.low in ("and", "then", "to", "please", "you", "we"))):
         return None
     if text[0].isupper() and i == 0 and not code_shaped(text) and verbish:

@@ -47,6 +47,7 @@ _IMPLEMENT = frozenset(["implement", "complete", "finish", "fill", "flesh"])
 _MAKES = frozenset(["add", "create", "write", "define", "introduce", "implement", "make", "build", "generate", "need", "needs", "provide", "give"])
 _REMOVES = frozenset(["remove", "delete", "drop", "strip", "eliminate", "erase"])
 _REMOVE_PHRASES = ("get rid of", "comment out", "take out", "pull out")
+_SIGNATURE_WORDS = frozenset(["parameter", "parameters", "argument", "arguments", "default", "defaults", "signature"])
 _SEVERAL = re.compile(r"\b(?:every|all|each|everywhere|throughout)\b", _ANY)
 _TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|conftest\.py)$|(?:^|/)tests?/")
 _SPEC_DIRS = (".docs/", "docs/")
@@ -78,6 +79,8 @@ class GoalReading:
     #: what the changed lines must hold afterwards ("to 60")
     values: list[str] = field(default_factory=list)
     module_doc: bool = False
+    #: it is about a function's signature (hints, parameters, defaults): its def line matters
+    signature: bool = False
     #: several places to change ("every function"): a guided run does not end after one
     several: bool = False
     #: whether the workspace's tests decide the job (they fail now, or must pass)
@@ -88,6 +91,8 @@ class GoalReading:
     protected: list[str] = field(default_factory=list)
     #: description files to work from (named, or a .docs/ folder's)
     specs: list[str] = field(default_factory=list)
+    #: the goal's plain words, lower-case, with singular forms (not the parts of code names)
+    words: frozenset[str] = frozenset()
     intent: Intent = field(default_factory=Intent)
 
     def is_protected(self, path: str) -> bool:
@@ -119,6 +124,10 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     out.protected = list(dict.fromkeys(intent.protected))
     out.several = bool(_SEVERAL.search(goal))
     words = {t.low for t in toks if t.kind == "word"}
+    if any(is_test_file(t.text) for t in toks if t.kind == "file"):
+        words.add("test")  # "test_app.py is failing" is about tests
+    plain = {w for w in words if "_" not in w and "." not in w}
+    out.words = frozenset(plain | {w[:-1] for w in plain if w.endswith("s")} | {w[:-2] for w in plain if w.endswith("es")})
     out.rename = rename_of(toks, lambda n: bool(facts.defined(n)))
     out.wants_change = may_write and intent.change
     out.kind = _kind(out, found, words, low) if out.wants_change else "answer"
@@ -134,6 +143,7 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
         out.missing_files = []
     out.values = asked_values(toks, out.kind == "rename") if out.wants_change else []
     out.module_doc = out.kind == "docstring" and (bool(_MODULE_DOC.search(goal)) or not out.names)
+    out.signature = out.kind == "hints" or bool(words & _SIGNATURE_WORDS)
     out.tests_matter = out.kind in ("fix_tests", "implement") or bool(words & TEST_WORDS and words & TEST_OUTCOME)
     out.specs = _specs(found, facts, words, out.kind)
     return out
@@ -181,9 +191,9 @@ def _near_kind(goal: str, name: str) -> bool:
 def _specs(found: Mentions, facts: Facts, words: set[str], kind: Kind) -> list[str]:
     """Description files: .md/.rst/.txt files the goal names; for a job that builds code
     (implement, add, fix_tests, tests) also the instructions of a .docs/ or docs/ folder."""
-    named = [f for f in found.files if f.rsplit(".", 1)[-1] in ("md", "rst", "txt")]
     if kind not in ("implement", "add", "fix_tests", "tests") and not words & SPEC_WORDS:
-        return named
+        return []
+    named = [f for f in found.files if f.rsplit(".", 1)[-1] in ("md", "rst", "txt")]
     near = [
         p
         for p in facts.paths

@@ -46,13 +46,39 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
                 value = _literal(words[i + 2]) if words[i + 2].kind == "string" else None
             if value is not None and not _is_condition(words, i + 1):
                 out.append(value)
-        elif tok.low == "instead" and nxt is not None and nxt.low == "of":
+        elif tok.low in ("instead", "rather") and nxt is not None and nxt.low in ("of", "than"):
             for k in (i - 1, i - 2):
                 value = _literal(words[k]) if k >= 0 else None
+                if value is None and k == i - 1 and k >= 0 and _word_pair(words[k], words[i + 2] if i + 2 < len(words) else None):
+                    value = words[k].text  # "Welcome instead of Hello"
                 if value is not None and not _is_condition(words, k):
                     out.append(value)
                     break
+        elif tok.low == "replace" and (pair := _replace_with(words, i)) is not None:
+            out.append(pair)
     return list(dict.fromkeys(v for v in out if v))
+
+
+def _word_pair(new: Token, old: Token | None) -> bool:
+    """Two single words set against each other ("Welcome instead of Hello"): both plain
+    words or both names, neither glue."""
+    return (
+        old is not None
+        and new.kind in ("word", "name")
+        and old.kind in ("word", "name")
+        and new.low not in NOT_NAMES
+        and old.low not in NOT_NAMES
+        and (new.text[:1].isupper() or new.kind == "name" or old.text[:1].isupper())
+    )
+
+
+def _replace_with(words: list[Token], i: int) -> str | None:
+    """"replace B with A" (B and A one token each): A."""
+    for j in range(i + 2, min(i + 5, len(words) - 1)):
+        if words[j].low == "with":
+            a = words[j + 1]
+            return _literal(a) or (a.text if a.kind in ("word", "name") and a.low not in NOT_NAMES else None)
+    return None
 
 
 def _from_to(words: list[Token], i: int) -> str | None:
@@ -88,10 +114,10 @@ def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str
             new = words[j]
             if new.kind not in ("word", "name", "call") or not identifier(new.text) or new.low in NOT_NAMES:
                 continue
-            if new.text == old.text or not _plausible(new, old):
-                continue
             between = [w.low for w in words[i + 1 : j]]
             last = between[-1] if between else ""
+            if new.text == old.text or (last not in ("called", "named", "renamed") and not _plausible(new, old)):
+                continue
             if (renames or "name" in before) and last in ("to", "into", "as"):
                 return old.text, new.text
             if last in ("called", "named", "renamed"):

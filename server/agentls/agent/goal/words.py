@@ -79,11 +79,13 @@ _TOKEN = re.compile(
     r"|\"(?P<dq>[^\"]*)\"|“(?P<cq>[^”]*)”|(?<![\w])'(?P<sq>[^']*)'(?![\w])"
     rf"|(?P<file>(?:[\w.-]+/)*[\w.-]*\w\.(?:{FILE_SUFFIXES}))\b"
     r"|(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\((?P<args>[^()]*)\)"
-    r"|(?P<num>-?\d+(?:\.\d+)?%?)(?!\w|\.\d)"
+    r"|(?P<num>-?\d+(?:\.\d+)*%?)(?!\w|\.\d)"
     r"|(?P<word>[A-Za-z_][\w'’]*(?:\.[A-Za-z_]\w*)*)"
     r"|(?P<arrow>→|->|=>)"
     r"|(?P<punct>[?.!;:,=])"
 )
+#: A file name in running text ("in calc.py", "tests/test_x.py").
+FILE_NAME = re.compile(rf"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:{FILE_SUFFIXES}))\b")
 _GROUPS = ("tick", "dq", "cq", "sq", "file", "call", "num", "word", "arrow", "punct")
 _CODE_SHAPE = re.compile(r"^(?:[A-Za-z]\w*_\w*[A-Za-z0-9]|_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9_]*_[A-Z0-9_]+)$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")

@@ -1,0 +1,121 @@
+"""The turn policy: how a run's turns go for its model, chosen once per run.
+
+The loop reads the same for every model; what differs is asked of the policy:
+| policy | for | planning | tools per acting turn | the acting prompt's job line |
+|---|---|---|---|---|
+| `TurnPolicy` (full) | a capable model (`openai:…`) | a planning turn, new tasks after each | every usable tool | — |
+| `SmallPolicy` | a model that says it is small (`small = True`: the embedded 1.5B) | none: the goal is the one task | the goal's tools (focus.py) | — |
+| `GuidedPolicy` | a model that says it is tiny (`guided = True`: the 0.5B) | none | the job's one tool, arguments held to the workspace, then finish (guide.py) | the job, with facts for answers |
+
+For every policy, a tool the model just repeated (the watchdog turned the call away) is
+not offered again in that task: the next turn offers what moves on — finish with what is
+in hand, or another tool.
+Must not know: the loop's internals, models' classes, LSP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentls.agent.command import Command
+from agentls.agent.context import RunContext
+from agentls.agent.focus import focus, is_small
+from agentls.agent.guide import Guide, is_guided
+from agentls.llm.base import ToolSpec
+
+
+class TurnPolicy:
+    """The full policy (a capable model); the base of the others."""
+
+    name = "full"
+    #: a planning turn splits the goal into tasks, and new tasks are asked for after each
+    plans = True
+    #: the system prompt lists the tools this run cannot use, with the reason
+    lists_unavailable = True
+    #: after its last task a run may be asked for more (when something can follow)
+    replans = True
+
+    def __init__(self, run: RunContext) -> None:
+        self.run = run
+        #: tools the model repeated in the current task: not offered again in it
+        self.banned: set[str] = set()
+
+    def how(self) -> str:
+        """The acting prompt's line saying how to do the job ("" for none)."""
+        return ""
+
+    def tools(self, usable: list[Command]) -> list[Command]:
+        """The commands offered this turn, before the ban."""
+        return usable
+
+    def offered(self, usable: list[Command]) -> list[ToolSpec]:
+        """The tool specs of this acting turn."""
+        chosen = [c for c in self.tools(usable) if c.name not in self.banned or c.name == "finish"]
+        return [c.spec() for c in chosen] or [c.spec() for c in usable if c.name == "finish"]
+
+    def task_started(self) -> None:
+        self.banned.clear()
+
+    def repeated(self, tool: str) -> None:
+        """The model repeated a call of `tool` whose answer it already has."""
+        if tool != "finish":
+            self.banned.add(tool)
+
+    def called(self, tool: str, ok: bool) -> None:
+        """A call of `tool` ran (ok) or was refused, invalid or failed (not ok)."""
+
+    def may_end(self, tool: str, ok: bool) -> bool:
+        """Whether the run may end by itself after this call, when the done check finds
+        nothing missing (a guided run's job is one call)."""
+        return False
+
+    def summary(self, changed: list[Any]) -> str:
+        """The summary of a run that ended by itself."""
+        return ""
+
+
+class SmallPolicy(TurnPolicy):
+    """A small model: no planning turn (its plans split a fix into read/read/edit tasks
+    whose later ones undid it), the goal's tools only, a short prompt."""
+
+    name = "small"
+    plans = False
+    lists_unavailable = False
+
+    def tools(self, usable: list[Command]) -> list[Command]:
+        return focus(usable, self.run.reading)
+
+
+class GuidedPolicy(SmallPolicy):
+    """A tiny model: the guided turns of guide.py (one task, never replanned)."""
+
+    name = "guided"
+    replans = False
+
+    def __init__(self, run: RunContext, impossible: Any = None) -> None:
+        super().__init__(run)
+        self.guide = Guide(run, impossible)
+
+    def how(self) -> str:
+        return self.guide.how()
+
+    def offered(self, usable: list[Command]) -> list[ToolSpec]:
+        return self.guide.offered([c.spec() for c in usable])
+
+    def called(self, tool: str, ok: bool) -> None:
+        self.guide.called(tool, ok)
+
+    def may_end(self, tool: str, ok: bool) -> bool:
+        return self.guide.may_end(tool, ok)
+
+    def summary(self, changed: list[Any]) -> str:
+        return self.guide.summary(changed)
+
+
+def policy_for(model: Any, run: RunContext, impossible: Any = None) -> TurnPolicy:
+    """The policy of a run of `model` (see the module docstring)."""
+    if is_guided(model):
+        return GuidedPolicy(run, impossible)
+    if is_small(model):
+        return SmallPolicy(run)
+    return TurnPolicy(run)

@@ -1,0 +1,131 @@
+"""The run's report: the summary a user reads, built from what happened, then the
+model's words — which may not contradict it.
+
+Facts first: each file the run's proposals touched, with lines added and removed and
+what became of it (applied, applied in part — k of n hunks —, pending review, rejected,
+stale); then the checks (tests passed or failed with their counts, the goal's own check)
+or, when nothing could check the work, "Not verified: …" with the reason. Then the
+model's words, without the sentences the facts contradict: a claim of a change when no
+file changed, a change to a file whose change was rejected or not made, a claim of
+testing or verifying when no test ran. An answer (no change asked) is the model's words
+first — the answer is what the user asked for — and a line naming the files it read.
+Must not know: the loop's internals, models, LSP.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from agentls.agent.verification import Verification
+from agentls.tools.proposals import Proposal
+
+_DONE = (
+    r"(?:added|changed|updated|fixed|removed|renamed|implemented|created|wrote|written|"
+    r"refactored|replaced|modified|inserted|deleted|edited|corrected|moved|annotated|"
+    r"documented|converted|guarded|rewrote|rewritten|adjusted|bumped|introduced)"
+)
+#: A sentence that claims the run made a change: "Added …", "I fixed …", "… has been
+#: renamed", "… is now updated" (not "TAX_RATE is set to 0.2", which describes the code).
+_CLAIMS_CHANGE = re.compile(
+    rf"^\W*{_DONE}\b|\b(?:I|we)(?:'ve| have)?\s+(?:\w+\s+)?{_DONE}\b|"
+    rf"\b(?:has|have|had|was|were)\s+(?:been\s+|now\s+)?{_DONE}\b|\b(?:is|are)\s+now\s+{_DONE}\b",
+    re.IGNORECASE,
+)
+#: Words of a sentence that claims the work was checked.
+_CLAIMS_CHECK = re.compile(r"\b(?:tested|verified|tests? (?:now )?pass(?:es|ed)?|passing|confirmed)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|\n+")
+
+
+def _counts(proposal: Proposal, path: str) -> tuple[int, int]:
+    """Lines added and removed for `path` in the proposal's diff (what was accepted)."""
+    added = removed = 0
+    current = None
+    for line in proposal.diff.splitlines():
+        if line.startswith("+++ "):
+            current = line[4:].removeprefix("b/")
+        elif line.startswith("--- "):
+            continue
+        elif current == path and line.startswith("+"):
+            added += 1
+        elif current == path and line.startswith("-"):
+            removed += 1
+    return added, removed
+
+
+def file_facts(proposals: Iterable[Proposal]) -> tuple[list[str], set[str], set[str]]:
+    """(one line per file, the paths changed, the paths whose change did not land)."""
+    lines: list[str] = []
+    landed: set[str] = set()
+    refused: set[str] = set()
+    for p in proposals:
+        for change in p.changes:
+            path = change.path
+            added, removed = _counts(p, path)
+            size = "new file" if change.old is None else "deleted" if change.new is None else f"+{added} −{removed}"
+            if p.status == "applied" and p.partial:
+                kept = len(p.accepted_hunks or ())
+                state = f"applied in part ({kept} of {len(p.hunks)} hunks)"
+            else:
+                state = {"applied": "applied", "pending": "pending your review", "rejected": "rejected",
+                         "stale": "not applied (the file changed meanwhile)"}.get(p.status, p.status)  # fmt: skip
+            lines.append(f"{path} ({size}): {state}")
+            (landed if p.status in ("applied", "pending") else refused).add(path)
+    return lines, landed, refused - landed
+
+
+def check_facts(verification: Verification | None) -> list[str]:
+    if verification is None:
+        return []
+    out = []
+    for c in verification.checks:
+        if c.kind == "tests":
+            out.append(f"Tests {'passed' if c.passed else 'failed'}: {c.summary or c.detail.splitlines()[0]}" + (f" ({c.command})" if c.command and not c.passed else ""))
+        elif not c.passed:
+            out.append(f"Check failed ({c.kind}): {c.detail}")
+    if verification.verified is None and verification.unverified:
+        out.append(f"Not verified: {verification.unverified}.")
+    return out
+
+
+def model_words(text: str | None, *, changed: bool, refused: set[str], tested: bool) -> str:
+    """The model's summary without the sentences the facts contradict."""
+    kept = []
+    for sentence in _SENTENCE.split((text or "").strip()):
+        s = sentence.strip()
+        if not s:
+            continue
+        if not changed and _CLAIMS_CHANGE.search(s):
+            continue
+        if refused and _CLAIMS_CHANGE.search(s) and any(_mentions(s, path) for path in refused):
+            continue
+        if not tested and _CLAIMS_CHECK.search(s):
+            continue
+        kept.append(s)
+    return " ".join(kept)
+
+
+def _mentions(sentence: str, path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    return name in sentence or re.search(rf"\b{re.escape(stem)}\b", sentence) is not None
+
+
+def compose(
+    words: str | None,
+    proposals: list[Proposal],
+    verification: Verification | None,
+    *,
+    answer: bool,
+    read: list[str] | None = None,
+) -> str:
+    """The run's summary (see the module docstring)."""
+    files, landed, refused = file_facts(proposals)
+    tested = verification is not None and any(c.kind == "tests" for c in verification.checks)
+    said = model_words(words, changed=bool(landed), refused=refused, tested=tested)
+    checks = check_facts(verification)
+    if answer and not files:
+        tail = [f"(Answered from {', '.join(read[:4])}; no file changed.)"] if read else []
+        return "\n".join([said or (words or "").strip() or "(no answer)", *checks, *tail]).strip()
+    head = ("Changed " + "; ".join(files) + ".") if files else "No file changed."
+    return "\n".join(part for part in [head, *checks, said] if part).strip()
