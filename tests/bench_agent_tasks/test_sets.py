@@ -1,0 +1,119 @@
+"""The agent benchmark's task sets (tests/bench/agent_tasks/bench_tasks.py), without a model:
+everyday, spec by split, and paraphrase variants read from a `[[paraphrase]]` file (here a
+file this test writes; the real one is written by someone else and not read here).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+AGENT_TASKS = Path(__file__).resolve().parents[1] / "bench" / "agent_tasks"
+sys.path.insert(0, str(AGENT_TASKS))
+
+from bench_tasks import (  # noqa: E402
+    all_tasks,
+    interleaved,
+    paraphrase_tasks,
+    spec_tasks,
+    task_set,
+)
+from run import result_path  # noqa: E402
+
+
+def test_the_everyday_set_is_the_default_thirty() -> None:
+    tasks = task_set("everyday")
+    assert len(tasks) == len(all_tasks()) == 30
+    assert {t.name for t in tasks} == {t.name for t in all_tasks()}
+
+
+@pytest.mark.parametrize(("split", "count"), [("dev", 30), ("holdout", 20), ("all", 50)])
+def test_the_spec_set_by_split(split: str, count: int) -> None:
+    tasks = task_set("spec", split=split)
+    assert len(tasks) == count
+    assert all(t.category == "implement" for t in tasks)
+    if split != "all":
+        assert {t.split for t in tasks} == {split}
+
+
+def test_spec_runs_alternate_between_the_splits() -> None:
+    first = [t.split for t in task_set("spec")[:4]]
+    assert first == ["dev", "holdout", "dev", "holdout"]
+    assert task_set("spec", ["he0*"], "dev") == interleaved(spec_tasks("dev", ["he0*"]))
+
+
+def test_an_unknown_set_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown set"):
+        task_set("exercism")
+
+
+def _write(path: Path, entries: list[tuple[str, str]]) -> Path:
+    text = "".join(f'[[paraphrase]]\ntask = "{t}"\ngoal = "{g}"\n\n' for t, g in entries)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_paraphrases_become_variants_of_their_task(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "p.toml",
+        [
+            ("fix_bug", "loader test goal one"),
+            ("rename_class", "loader test goal two"),
+            ("fix_bug", "loader test goal three"),
+        ],
+    )
+    variants = paraphrase_tasks(path)
+    assert [v.name for v in variants] == ["fix_bug~p1", "rename_class~p1", "fix_bug~p2"]
+    base = {t.name: t for t in all_tasks()}
+    for variant in variants:
+        original = base[variant.name.split("~")[0]]
+        assert variant.goal != original.goal
+        assert (variant.files, variant.solution, variant.checks) == (
+            original.files,
+            original.solution,
+            original.checks,
+        )
+        assert (variant.mode, variant.category, variant.expect_status, variant.answer) == (
+            original.mode,
+            original.category,
+            original.expect_status,
+            original.answer,
+        )
+    assert [v.name for v in paraphrase_tasks(path, ["fix_bug*"])] == ["fix_bug~p1", "fix_bug~p2"]
+
+
+def test_a_missing_paraphrase_file_fails_clearly(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not found: the paraphrase set needs it"):
+        paraphrase_tasks(tmp_path / "paraphrases.toml")
+
+
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ([("no_such_task", "loader test goal")], "is not an everyday task"),
+        ([("fix_bug", "")], "empty or the task's own goal"),
+        ([], "no \\[\\[paraphrase\\]\\] tables"),
+    ],
+)
+def test_a_wrong_paraphrase_file_is_refused(
+    tmp_path: Path, entries: list[tuple[str, str]], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        paraphrase_tasks(_write(tmp_path / "p.toml", entries))
+
+
+def test_a_paraphrase_equal_to_the_goal_is_refused(tmp_path: Path) -> None:
+    original = next(t for t in all_tasks() if t.name == "fix_bug").goal
+    path = tmp_path / "p.toml"
+    path.write_text(f"[[paraphrase]]\ntask = 'fix_bug'\ngoal = '''{original}'''\n")
+    with pytest.raises(ValueError, match="the task's own goal"):
+        paraphrase_tasks(path)
+
+
+def test_each_set_has_its_result_file() -> None:
+    assert result_path("everyday", "all", "1.5b").name == "agent_tasks_1.5b.json"
+    assert result_path("spec", "all", "1.5b").name == "agent_tasks_spec_1.5b.json"
+    assert result_path("spec", "dev", "0.5b").name == "agent_tasks_spec_dev_0.5b.json"
+    assert result_path("paraphrase", "all", "1.5b").name == "agent_tasks_paraphrase_1.5b.json"
