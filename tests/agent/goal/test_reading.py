@@ -36,6 +36,9 @@ class Facts:
     def used(self, name: str) -> bool:
         return name in self.defs or name in self.words
 
+    def stub(self, name: str) -> bool:
+        return name == "count_words"  # its body is `pass`
+
 
 def read(goal: str, may_write: bool = True):  # type: ignore[no-untyped-def]
     return read_goal(goal, Facts(), may_write)
@@ -83,6 +86,7 @@ KINDS = [
     # implementing from a description
     ("Implement count_words as described in the instructions.", "implement"),
     ("Fill in the body of perimeter so the tests pass.", "implement"),
+    ("Write count_words in wordcount.py", "implement"),  # a stub: its body is `pass`
 ]
 
 

@@ -11,6 +11,7 @@ Must not know: the loop, models, LSP.
 
 from __future__ import annotations
 
+import ast
 import functools
 import logging
 import re
@@ -76,3 +77,30 @@ class WorkspaceFacts:
             if budget <= 0:
                 return True  # too much to read: no verdict
         return False
+
+    @functools.cache  # noqa: B019 - one instance per run
+    def stub(self, name: str) -> bool:
+        """Whether a Python function `name` is defined with a stub body only (a docstring,
+        `pass`, `...`, `raise NotImplementedError`, a TODO)."""
+        for rel in self.defined(name):
+            if not rel.endswith(".py"):
+                continue
+            try:
+                tree = ast.parse((self.root / rel).read_text(encoding="utf-8"))
+            except (OSError, SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+                    return all(_stub_statement(st) for st in node.body)
+        return False
+
+
+def _stub_statement(st: ast.stmt) -> bool:
+    if isinstance(st, ast.Pass):
+        return True
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+        return st.value.value is Ellipsis or isinstance(st.value.value, str)  # ..., a docstring
+    if isinstance(st, ast.Raise) and st.exc is not None:
+        target = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
+        return isinstance(target, ast.Name) and target.id == "NotImplementedError"
+    return False

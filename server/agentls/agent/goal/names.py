@@ -50,6 +50,10 @@ class Facts(Protocol):
         """Whether any file mentions `name` (as code, or in its text)."""
         ...
 
+    def stub(self, name: str) -> bool:
+        """Whether `name` is a function whose body is only a stub (`pass`, `...`)."""
+        ...
+
 
 @dataclass
 class Mentions:

@@ -12,7 +12,7 @@ The kind of job, for a goal that asks for a change (intent.py):
 | tests | it asks to write tests |
 | docstring | it asks for a docstring or documentation |
 | hints | it asks for type hints or annotations |
-| implement | it asks to implement, complete or fill in a name the workspace has, or to build from a description (instructions, spec, README) |
+| implement | it asks to implement, complete or fill in a name the workspace has, or changes a function whose body is a stub (`pass`, `...`), or builds from a description (instructions, spec, README) |
 | add | it names a definition to make that the workspace lacks ("a subtract(a, b) function") |
 | new_file | it names a file to make that the workspace lacks |
 | remove | it asks to take something out |
@@ -130,7 +130,7 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     out.words = frozenset(plain | {w[:-1] for w in plain if w.endswith("s")} | {w[:-2] for w in plain if w.endswith("es")})
     out.rename = rename_of(toks, lambda n: bool(facts.defined(n)))
     out.wants_change = may_write and intent.change
-    out.kind = _kind(out, found, words, low) if out.wants_change else "answer"
+    out.kind = _kind(out, found, facts, words, low) if out.wants_change else "answer"
     if out.rename is not None and out.kind == "rename":
         out.new_names.append(out.rename[1])
     makes = out.kind in ("add", "implement", "tests", "new_file") or out.also_tests
@@ -149,7 +149,7 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     return out
 
 
-def _kind(out: GoalReading, found: Mentions, words: set[str], low: str) -> Kind:
+def _kind(out: GoalReading, found: Mentions, facts: Facts, words: set[str], low: str) -> Kind:
     verbs = set(out.intent.verbs)
     tests = bool(words & TEST_WORDS)
     writes_tests = bool(_WRITES_TESTS.search(out.goal) or _ALSO_TESTS.search(out.goal)) and tests
@@ -160,13 +160,15 @@ def _kind(out: GoalReading, found: Mentions, words: set[str], low: str) -> Kind:
     makes = bool(verbs & _MAKES) or "need" in low or "should have" in low
     new_defs = [n for n in found.unknown if n in found.calls or _near_kind(out.goal, n)]
     if verbs & _IMPLEMENT and found.known and not new_defs:
-        return "implement"
+        return "implement"  # "implement/complete/fill in X"
     if tests and outcome and not writes_tests:
         return "fix_tests"
     if _DOC.search(out.goal):
         return "docstring"
     if _HINTS.search(out.goal):
         return "hints"
+    if any(facts.stub(n) for n in found.known) and not new_defs:
+        return "implement"  # a change to a function whose body is a stub fills it in
     if stubs and (found.known or words & SPEC_WORDS) and not new_defs:
         return "implement"
     if (makes or stubs) and new_defs:
