@@ -39,6 +39,9 @@ class Facts:
     def stub(self, name: str) -> bool:
         return name == "count_words"  # its body is `pass`
 
+    def mentioning(self, name: str) -> list[str]:
+        return ["tests/test_cart.py"] if name in ("cart_total", "cart", "Cart") else []
+
 
 def read(goal: str, may_write: bool = True):  # type: ignore[no-untyped-def]
     return read_goal(goal, Facts(), may_write)
@@ -178,6 +181,11 @@ def test_a_goal_about_tests_passing_makes_the_tests_matter_and_points_at_the_spe
     assert reading.tests_matter
     assert reading.specs == [".docs/instructions.md"]
     assert not read("Set VAT_RATE to 0.21").tests_matter
+
+
+def test_a_job_the_tests_decide_knows_its_test_files() -> None:
+    assert read("cart_total fails its test; repair it").tests == ["tests/test_cart.py"]
+    assert read("Set VAT_RATE to 0.21").tests == []
 
 
 def test_a_goal_that_shows_neither_a_change_nor_a_look_is_not_clear() -> None:

@@ -82,7 +82,8 @@ class GroundingComponent(MessageProvider):
         return "".join(out)
 
     def _shown(self) -> list[str]:
-        """The files shown whole: those the goal names, then its description files."""
+        """The files shown whole: those the goal names, its description files, and the
+        test files that exercise them (for jobs the tests decide)."""
         reading = self.run.reading
-        files = [*reading.files[:MAX_NAMED_FILES], *reading.specs]
+        files = [*reading.files[:MAX_NAMED_FILES], *reading.specs, *reading.tests]
         return list(dict.fromkeys(files))

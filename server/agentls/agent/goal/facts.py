@@ -78,6 +78,9 @@ class WorkspaceFacts:
                 return True  # too much to read: no verdict
         return False
 
+    def mentioning(self, name: str) -> list[str]:
+        return sorted(self._index.files_with_word(name)) if self._index is not None else []
+
     @functools.cache  # noqa: B019 - one instance per run
     def stub(self, name: str) -> bool:
         """Whether a Python function `name` is defined with a stub body only (a docstring,

@@ -54,6 +54,10 @@ class Facts(Protocol):
         """Whether `name` is a function whose body is only a stub (`pass`, `...`)."""
         ...
 
+    def mentioning(self, name: str) -> list[str]:
+        """The files whose code or text holds `name` as a word."""
+        ...
+
 
 @dataclass
 class Mentions:

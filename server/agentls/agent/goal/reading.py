@@ -91,6 +91,8 @@ class GoalReading:
     protected: list[str] = field(default_factory=list)
     #: description files to work from (named, or a .docs/ folder's)
     specs: list[str] = field(default_factory=list)
+    #: test files that exercise what the goal names (for jobs the tests decide)
+    tests: list[str] = field(default_factory=list)
     #: the goal's plain words, lower-case, with singular forms (not the parts of code names)
     words: frozenset[str] = frozenset()
     intent: Intent = field(default_factory=Intent)
@@ -146,7 +148,19 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     out.signature = out.kind == "hints" or bool(words & _SIGNATURE_WORDS)
     out.tests_matter = out.kind in ("fix_tests", "implement") or bool(words & TEST_WORDS and words & TEST_OUTCOME)
     out.specs = _specs(found, facts, words, out.kind)
+    if out.tests_matter or out.kind in ("implement", "fix_tests"):
+        out.tests = _tests_of(out, facts)
     return out
+
+
+def _tests_of(out: GoalReading, facts: Facts) -> list[str]:
+    """Test files that mention a name the goal names or import a file it names (at most 3):
+    named test files first."""
+    found = [f for f in out.files if is_test_file(f)]
+    stems = [f.rsplit("/", 1)[-1].rsplit(".", 1)[0] for f in out.files if not is_test_file(f)]
+    for word in [*out.names, *stems]:
+        found += [p for p in facts.mentioning(word) if is_test_file(p)]
+    return list(dict.fromkeys(found))[:3]
 
 
 def _kind(out: GoalReading, found: Mentions, facts: Facts, words: set[str], low: str) -> Kind:

@@ -34,8 +34,11 @@ def schema_to_gbnf(schema: dict[str, Any]) -> str:
     return str(converter.format_grammar())
 
 
-#: A fenced block's body: any text without three backticks in a row.
-_FENCE_BODY = r'( [^`] | "`" [^`] | "``" [^`] )*'
+#: A fenced block's body: whole lines, at least one not blank, none starting with a
+#: backtick (a line that starts with one is the closing fence: the 1.5B wrote "``}" as
+#: if closing a JSON string when backticks were allowed anywhere).
+_FENCE_BODY = r'"\n"* fence-line ( fence-line | "\n" )*'
+_FENCE_LINE = r'[^`\n] [^\n]* "\n"'
 
 
 def fenced_grammar(calls: dict[str, Any] | None, fenced: dict[str, Fenced]) -> str:
@@ -47,6 +50,7 @@ def fenced_grammar(calls: dict[str, Any] | None, fenced: dict[str, Fenced]) -> s
     alternatives = []
     if calls is not None:
         alternatives.append(converter.visit(converter.resolve_refs(calls, "calls"), "json-call"))
+    converter._add_rule("fence-line", _FENCE_LINE)
     body = converter._add_rule("fence-body", _FENCE_BODY)
     for i, f in enumerate(fenced.values()):
         args = converter.visit(converter.resolve_refs(f.arguments, f"args{i}"), f"fenced-args{i}")
