@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import textwrap
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
 MODE_CHOICES = ("read-only", "dev", "ci", "full")
 APPROVAL_CHOICES = ("ask", "auto", "never")
+HEADER = ("TOOL", "CATEGORY", "NEEDS")
+GAP = "  "
 
 
 def _emit(payload: dict[str, Any]) -> None:
@@ -65,6 +69,32 @@ def _add_tools_arguments(parser: argparse.ArgumentParser) -> None:
     add_settings_argument(parser)
 
 
+def _summary(description: str) -> str:
+    """The description's first sentence, on one line."""
+    text = " ".join(description.split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def _table(schemas: list[dict[str, Any]], columns: int) -> list[str]:
+    """One row per tool: name, category and needed permissions in aligned columns two
+    spaces apart, then the description's first sentence wrapped to the terminal's width in
+    its own column, and below it a disabled tool's reason."""
+    rows = [(s["name"], s["category"], ", ".join(s["permissions"]) or "-") for s in schemas]
+    widths = [max(len(row[i]) for row in [HEADER, *rows]) for i in range(len(HEADER))]
+    indent = sum(widths) + len(GAP) * len(widths)
+    room = max(columns - indent - 1, 30)
+    lines = ["".join(cell.ljust(w) + GAP for cell, w in zip(HEADER, widths, strict=True)) + "DESCRIPTION"]
+    for schema, cells in zip(schemas, rows, strict=True):
+        text = textwrap.wrap(_summary(schema["description"] or ""), room, break_on_hyphens=False) or [""]
+        if not schema["enabled"]:
+            text += textwrap.wrap(f"disabled: {schema['disabledReason']}", room, break_on_hyphens=False)
+        left = "".join(cell.ljust(w) + GAP for cell, w in zip(cells, widths, strict=True))
+        lines.append((left + text[0]).rstrip())
+        lines.extend(" " * indent + more for more in text[1:])
+    return lines
+
+
 def _run_tools(args: argparse.Namespace) -> int:
     from agentls.tools.registry import default_registry
     from agentls.tools.sandbox import describe_sandbox
@@ -82,13 +112,9 @@ def _run_tools(args: argparse.Namespace) -> int:
     if args.json:
         _emit({"tools": schemas, "sandbox": sandbox})
         return 0
-    print(f"sandbox for shell tools: {sandbox}")
-    width = max((len(s["name"]) for s in schemas), default=10) + 2
-    for s in schemas:
-        summary = s["description"].splitlines()[0] if s["description"] else ""
-        needs = ",".join(s["permissions"]) or "-"
-        state = "" if s["enabled"] else f"  [disabled: {s['disabledReason']}]"
-        print(f"{s['name']:<{width}}{s['category']:<12}{needs:<18}{summary}{state}")
+    print(f"mode {mode}; sandbox for shell tools: {sandbox}\n")
+    columns = shutil.get_terminal_size((100, 24)).columns
+    print("\n".join(_table(schemas, columns)))
     return 0
 
 
