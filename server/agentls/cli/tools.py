@@ -18,15 +18,15 @@ import textwrap
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from agentls.cli import Subcommand
+from agentls.cli import Subcommand, helptext
 from agentls.cli.settings_option import SettingsError, add_settings_argument, load_settings
 
 if TYPE_CHECKING:
     from agentls.settings import Settings
     from agentls.tools.base import ToolContext
 
-MODE_CHOICES = ("read-only", "dev", "ci", "full")
-APPROVAL_CHOICES = ("ask", "auto", "never")
+MODE_CHOICES = helptext.MODE_CHOICES
+APPROVAL_CHOICES = helptext.APPROVAL_CHOICES
 HEADER = ("TOOL", "CATEGORY", "NEEDS")
 GAP = "  "
 
@@ -64,9 +64,13 @@ def _add_tools_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the agent/tools JSON")
     parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
     parser.add_argument(
-        "--mode", choices=MODE_CHOICES, default=None, help="mode to check (default: settings, dev)"
+        "--mode", choices=MODE_CHOICES, default=None, help="mode to check (below; default: settings, dev)"
     )
     add_settings_argument(parser)
+    helptext.explain(parser, helptext.modes(), helptext.exit_codes([
+        ("0", "the tools were listed"),
+        ("2", "bad usage: an unknown flag or value, bad --settings"),
+    ]))  # fmt: skip
 
 
 def _summary(description: str) -> str:
@@ -126,15 +130,24 @@ def _add_tool_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
     parser.add_argument(
-        "--mode", choices=MODE_CHOICES, default=None, help="permission mode (default: settings, dev)"
+        "--mode", choices=MODE_CHOICES, default=None, help="permission mode (below; default: settings, dev)"
     )
     parser.add_argument(
         "--approve",
         choices=APPROVAL_CHOICES,
         default=None,
-        help="what to do with proposed edits (default: settings, ask)",
+        help="what to do with proposed edits (below; default: settings, ask)",
     )
     add_settings_argument(parser)
+    ask = ("the proposed edit is shown as a diff on stderr and you are asked y/n on the "
+           "terminal (a no takes a comment); with --input - or no terminal it stays pending "
+           "and nothing is written")  # fmt: skip
+    helptext.explain(parser, helptext.modes(), helptext.approvals(ask=ask), helptext.exit_codes([
+        ("0", 'the tool\'s result is ok: {"ok": true, "output": …} on stdout'),
+        ("1", 'the result is an error: {"ok": false, "error": {type, message, tool}} on stdout '
+              "(the tool failed or was refused, or --input, --workspace or --settings is bad)"),
+        ("2", "bad usage: an unknown flag or value"),
+    ]))  # fmt: skip
 
 
 def _ask(prompt: str) -> str:
