@@ -246,8 +246,9 @@ def test_the_issue_12_commands_are_confined_from_the_command_line(
     the result names the sandbox, and `agentls tools` says which one is used."""
     from agentls.tools.sandbox import backend_status
 
-    if not backend_status(shell_sandbox)[0]:
-        pytest.skip(f"{shell_sandbox} unusable here")
+    usable, why = backend_status(shell_sandbox)
+    if not usable:
+        pytest.skip(f"{shell_sandbox} unusable here: {why}")
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.txt").write_text("TOP-SECRET")
     settings = json.dumps({"shellSandbox": shell_sandbox})
