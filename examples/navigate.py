@@ -1,20 +1,33 @@
-"""The main job for now: start `agentls serve` as a real language server (stdio), ask it
-real navigation questions about a workspace, and print the answers.
+#!/usr/bin/env python3
+"""The language server alone, no agent: start `agentls serve` as a real language server
+(stdio), ask it real navigation questions about a workspace (definitions, references,
+hover, symbols), print each answer with its time, and exit 1 if any went unanswered.
 
-    .venv/bin/python examples/navigate.py examples/sample-workspace
+    examples/navigate.py examples/sample-workspace
 
-Uses pygls' own LSP client, the same way an editor would talk to the server.
+From a checkout whose `.venv` has agentls installed (`./scripts/test` makes it): run by
+another Python (the `python3` on PATH, say) that cannot import pygls, it runs itself again
+with `.venv/bin/python`. Uses pygls' own LSP client, the same way an editor would talk to
+the server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from pathlib import Path
 
-from lsprotocol import types as lsp
-from pygls.lsp.client import LanguageClient
+VENV = Path(__file__).resolve().parents[1] / ".venv"
+try:
+    from lsprotocol import types as lsp
+    from pygls.lsp.client import LanguageClient
+except ImportError:
+    if (VENV / "bin" / "python").exists() and Path(sys.prefix).resolve() != VENV.resolve():
+        os.execv(VENV / "bin" / "python", [str(VENV / "bin" / "python"), __file__, *sys.argv[1:]])
+    sys.exit(f"{__file__}: needs pygls and agentls: run ./scripts/test or "
+             f"`python3 -m venv .venv && .venv/bin/pip install -e .` first")
 
 QUESTIONS = [
     # (kind, file, text to find, offset into it)

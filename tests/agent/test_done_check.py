@@ -121,7 +121,8 @@ async def test_a_change_to_another_file_than_the_one_named_is_not_done(run_agent
 @pytest.mark.skipif(
     __import__("shutil").which("bwrap") is None
     or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
-    reason="needs the bubblewrap sandbox to run the workspace's tests",
+    reason="needs the bubblewrap sandbox to run the workspace's tests: "
+    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
 )
 @pytest.mark.parametrize(("new", "status"), [("return 3", "failed"), ("return 2", "completed")])
 async def test_in_full_mode_the_workspace_tests_must_pass(
@@ -154,7 +155,8 @@ async def test_in_full_mode_the_workspace_tests_must_pass(
 @pytest.mark.skipif(
     __import__("shutil").which("bwrap") is None
     or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
-    reason="needs the bubblewrap sandbox to run the workspace's tests",
+    reason="needs the bubblewrap sandbox to run the workspace's tests: "
+    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
 )
 async def test_once_the_goals_tests_pass_the_run_ends_and_later_tasks_are_skipped(
     run_agent: RunAgent, ws_root: Path

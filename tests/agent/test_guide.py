@@ -329,7 +329,8 @@ def test_a_new_test_file_needs_a_test_that_checks_something(text: str, ok: bool)
 @pytest.mark.skipif(
     __import__("shutil").which("bwrap") is None
     or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
-    reason="needs the bubblewrap sandbox to run the workspace's tests",
+    reason="needs the bubblewrap sandbox to run the workspace's tests: "
+    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
 )
 async def test_a_guided_end_runs_the_workspace_tests_once(make_agent: Any, ws_root: Path) -> None:
     (ws_root / "test_app.py").write_text("from src.app import main\n\n\ndef test_main():\n    assert main() == 2\n")

@@ -59,6 +59,37 @@ def test_tools_text_listing(ws):
     )
 
 
+@pytest.mark.parametrize("columns", [80, 100, 160])
+def test_tools_text_listing_keeps_its_columns_apart_and_within_the_width(ws, columns, monkeypatch):
+    """Each column starts where its heading does, two spaces after the widest cell before it
+    (`network, shellExecution` once ran into `Install the project's…`); every line fits the
+    terminal, the descriptions wrapped in their own column, a disabled tool's reason too."""
+    listed = {t["name"]: t for t in _result(agentls("tools", "--json", cwd=ws))["tools"]}
+    monkeypatch.setenv("COLUMNS", str(columns))
+    lines = agentls("tools", cwd=ws).stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("TOOL "))
+    heading = lines[at]
+    category, needs, description = (heading.index(h) for h in ("CATEGORY", "NEEDS", "DESCRIPTION"))
+    rows: dict[str, list[str]] = {}
+    name = ""
+    for line in lines[at + 1 :]:
+        assert len(line) <= max(columns, description + 31), line
+        if line.startswith(" "):
+            assert line[:description].strip() == "" and line[description] != " ", line
+            rows[name].append(line[description:])
+            continue
+        name = line[:category].rstrip()
+        for start in (category, needs, description):
+            assert line[start - 2 : start] == "  " and line[start] != " ", line
+        assert line[category:needs].strip() == listed[name]["category"]
+        assert line[needs:description].strip() == (", ".join(listed[name]["permissions"]) or "-")
+        rows[name] = [line[description:]]
+    assert set(rows) == set(listed)
+    text = {name: " ".join(parts) for name, parts in rows.items()}
+    assert text["read_file"].startswith("Read a text file")
+    assert text["run_command"].endswith("disabled: " + listed["run_command"]["disabledReason"])
+
+
 def test_tool_prints_the_ok_result(ws):
     proc = agentls(
         "tool",
@@ -215,8 +246,9 @@ def test_the_issue_12_commands_are_confined_from_the_command_line(
     the result names the sandbox, and `agentls tools` says which one is used."""
     from agentls.tools.sandbox import backend_status
 
-    if not backend_status(shell_sandbox)[0]:
-        pytest.skip(f"{shell_sandbox} unusable here")
+    usable, why = backend_status(shell_sandbox)
+    if not usable:
+        pytest.skip(f"{shell_sandbox} unusable here: {why}")
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.txt").write_text("TOP-SECRET")
     settings = json.dumps({"shellSandbox": shell_sandbox})

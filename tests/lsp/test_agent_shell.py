@@ -83,7 +83,7 @@ async def test_a_sandbox_that_cannot_run_disables_the_shell_tools(client: Langua
 COMMAND = "echo new > new.py && echo more >> keep.py && rm gone.py"
 
 
-@pytest.mark.skipif(not landlock_status()[0], reason="Landlock unusable here")
+@pytest.mark.skipif(not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}")
 @pytest.mark.parametrize(
     ("answer", "status", "after"),
     [

@@ -36,7 +36,7 @@ from tests.nvim.session import Session, run_session
 
 pytestmark = [
     pytest.mark.nvim,
-    pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not on PATH"),
+    pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim (nvim) is not on PATH: apt-get install neovim"),
 ]
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample-workspace"

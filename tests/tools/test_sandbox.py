@@ -119,7 +119,7 @@ def no_bwrap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     sandbox.bubblewrap_status.cache_clear()
 
 
-@pytest.mark.skipif(not landlock_status()[0], reason="Landlock unusable here")
+@pytest.mark.skipif(not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}")
 def test_without_bwrap_auto_picks_landlock_and_says_why(no_bwrap: None) -> None:
     assert SandboxConfig().kind == "landlock"
     assert describe_sandbox().startswith("landlock (auto: bubblewrap: bwrap not found on PATH;")

@@ -21,24 +21,32 @@ import threading
 import uuid
 from typing import Any
 
-from agentls.cli import Subcommand
+from agentls.cli import Subcommand, helptext
 from agentls.cli.settings_option import SettingsError, add_settings_argument, load_settings
 
-APPROVALS = ("ask", "auto", "never")
-MODES = ("read-only", "dev", "ci", "full")
+APPROVALS = helptext.APPROVAL_CHOICES
+MODES = helptext.MODE_CHOICES
+EXIT_CODES = [
+    ("0", "the run completed"),
+    ("1", "the run ended otherwise: failed, cancelled (Ctrl-C) or budget_exhausted (out of "
+          "steps, tokens, time or cost)"),
+    ("2", "bad usage: an unknown flag or value, bad --settings, a workspace that is not a "
+          "folder, a model spec that cannot be used"),
+]  # fmt: skip
 
 
 def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("goal", help="what the agent should achieve")
     parser.add_argument("--workspace", default=".", help="the workspace root (default: the current folder)")
-    parser.add_argument("--mode", choices=MODES, default=None, help="permission mode (default: settings, dev)")
-    parser.add_argument("--approve", choices=APPROVALS, default=None, help="proposed edits: ask (default), auto, never")
+    parser.add_argument("--mode", choices=MODES, default=None, help="what the agent's tools may do (below; default: settings, dev)")
+    parser.add_argument("--approve", choices=APPROVALS, default=None, help="what happens to proposed edits (below; default: settings, ask)")
     parser.add_argument("--model", default=None, help="openai:<model>, local, local:/path.gguf, replay:<file> (default: local)")
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for openai:<model>")
     parser.add_argument("--max-steps", type=int, default=None, help="acting turns at most (default 30)")
     parser.add_argument("--record", default=None, help="append every model turn to FILE (replayable with replay:FILE)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with the result")
     add_settings_argument(parser)
+    helptext.explain(parser, helptext.modes(), helptext.approvals(), helptext.exit_codes(EXIT_CODES))
 
 
 class _Progress:

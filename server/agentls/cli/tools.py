@@ -12,19 +12,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import textwrap
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from agentls.cli import Subcommand
+from agentls.cli import Subcommand, helptext
 from agentls.cli.settings_option import SettingsError, add_settings_argument, load_settings
 
 if TYPE_CHECKING:
     from agentls.settings import Settings
     from agentls.tools.base import ToolContext
 
-MODE_CHOICES = ("read-only", "dev", "ci", "full")
-APPROVAL_CHOICES = ("ask", "auto", "never")
+MODE_CHOICES = helptext.MODE_CHOICES
+APPROVAL_CHOICES = helptext.APPROVAL_CHOICES
+HEADER = ("TOOL", "CATEGORY", "NEEDS")
+GAP = "  "
 
 
 def _emit(payload: dict[str, Any]) -> None:
@@ -60,9 +64,39 @@ def _add_tools_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the agent/tools JSON")
     parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
     parser.add_argument(
-        "--mode", choices=MODE_CHOICES, default=None, help="mode to check (default: settings, dev)"
+        "--mode", choices=MODE_CHOICES, default=None, help="mode to check (below; default: settings, dev)"
     )
     add_settings_argument(parser)
+    helptext.explain(parser, helptext.modes(), helptext.exit_codes([
+        ("0", "the tools were listed"),
+        ("2", "bad usage: an unknown flag or value, bad --settings"),
+    ]))  # fmt: skip
+
+
+def _summary(description: str) -> str:
+    """The description's first sentence, on one line."""
+    text = " ".join(description.split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def _table(schemas: list[dict[str, Any]], columns: int) -> list[str]:
+    """One row per tool: name, category and needed permissions in aligned columns two
+    spaces apart, then the description's first sentence wrapped to the terminal's width in
+    its own column, and below it a disabled tool's reason."""
+    rows = [(s["name"], s["category"], ", ".join(s["permissions"]) or "-") for s in schemas]
+    widths = [max(len(row[i]) for row in [HEADER, *rows]) for i in range(len(HEADER))]
+    indent = sum(widths) + len(GAP) * len(widths)
+    room = max(columns - indent - 1, 30)
+    lines = ["".join(cell.ljust(w) + GAP for cell, w in zip(HEADER, widths, strict=True)) + "DESCRIPTION"]
+    for schema, cells in zip(schemas, rows, strict=True):
+        text = textwrap.wrap(_summary(schema["description"] or ""), room, break_on_hyphens=False) or [""]
+        if not schema["enabled"]:
+            text += textwrap.wrap(f"disabled: {schema['disabledReason']}", room, break_on_hyphens=False)
+        left = "".join(cell.ljust(w) + GAP for cell, w in zip(cells, widths, strict=True))
+        lines.append((left + text[0]).rstrip())
+        lines.extend(" " * indent + more for more in text[1:])
+    return lines
 
 
 def _run_tools(args: argparse.Namespace) -> int:
@@ -82,13 +116,9 @@ def _run_tools(args: argparse.Namespace) -> int:
     if args.json:
         _emit({"tools": schemas, "sandbox": sandbox})
         return 0
-    print(f"sandbox for shell tools: {sandbox}")
-    width = max((len(s["name"]) for s in schemas), default=10) + 2
-    for s in schemas:
-        summary = s["description"].splitlines()[0] if s["description"] else ""
-        needs = ",".join(s["permissions"]) or "-"
-        state = "" if s["enabled"] else f"  [disabled: {s['disabledReason']}]"
-        print(f"{s['name']:<{width}}{s['category']:<12}{needs:<18}{summary}{state}")
+    print(f"mode {mode}; sandbox for shell tools: {sandbox}\n")
+    columns = shutil.get_terminal_size((100, 24)).columns
+    print("\n".join(_table(schemas, columns)))
     return 0
 
 
@@ -100,15 +130,24 @@ def _add_tool_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workspace", default=".", help="workspace root (default: .)")
     parser.add_argument(
-        "--mode", choices=MODE_CHOICES, default=None, help="permission mode (default: settings, dev)"
+        "--mode", choices=MODE_CHOICES, default=None, help="permission mode (below; default: settings, dev)"
     )
     parser.add_argument(
         "--approve",
         choices=APPROVAL_CHOICES,
         default=None,
-        help="what to do with proposed edits (default: settings, ask)",
+        help="what to do with proposed edits (below; default: settings, ask)",
     )
     add_settings_argument(parser)
+    ask = ("the proposed edit is shown as a diff on stderr and you are asked y/n on the "
+           "terminal (a no takes a comment); with --input - or no terminal it stays pending "
+           "and nothing is written")  # fmt: skip
+    helptext.explain(parser, helptext.modes(), helptext.approvals(ask=ask), helptext.exit_codes([
+        ("0", 'the tool\'s result is ok: {"ok": true, "output": …} on stdout'),
+        ("1", 'the result is an error: {"ok": false, "error": {type, message, tool}} on stdout '
+              "(the tool failed or was refused, or --input, --workspace or --settings is bad)"),
+        ("2", "bad usage: an unknown flag or value"),
+    ]))  # fmt: skip
 
 
 def _ask(prompt: str) -> str:

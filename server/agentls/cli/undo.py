@@ -17,15 +17,28 @@ import json
 import os
 import sys
 
-from agentls.cli import Subcommand
+from agentls.cli import Subcommand, helptext
 
-APPROVALS = ("ask", "auto", "never")
+APPROVALS = helptext.APPROVAL_CHOICES
 
 
 def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_id", metavar="RUN_ID", help="the run to undo (its runId)")
     parser.add_argument("--workspace", default=".", help="the workspace root (default: the current folder)")
     parser.add_argument("--approve", choices=APPROVALS, default=None, help="the undo: ask (default), auto (apply), never (only show)")
+    helptext.explain(parser, helptext.approvals(
+        default="ask",
+        ask="the undo is shown as a diff and asked about on the terminal (all, hunk by hunk, or "
+            "not at all); with no terminal it is only shown",
+        auto="the undo is applied at once",
+        never="the undo is only shown",
+    ), helptext.exit_codes([
+        ("0", "the undo was applied, shown (never, or ask with no terminal), or the run left "
+              "nothing to undo"),
+        ("1", "the undo was rejected, or went stale (a file changed while it was shown)"),
+        ("2", "bad usage: an unknown run, a workspace that is not a folder, an unknown flag or "
+              "value"),
+    ]))  # fmt: skip
 
 
 def _undo(args: argparse.Namespace) -> int:

@@ -11,9 +11,10 @@ from agentls.tools.filesystem import ripgrep
 from agentls.tools.filesystem import search_files as search_module
 
 HAS_RG = shutil.which("rg") is not None
+NO_RG = "ripgrep (rg) is not on PATH: apt-get install ripgrep"
 ENGINES = [
     "python",
-    pytest.param("ripgrep", marks=pytest.mark.skipif(not HAS_RG, reason="rg is not on PATH")),
+    pytest.param("ripgrep", marks=pytest.mark.skipif(not HAS_RG, reason=NO_RG)),
 ]
 
 
@@ -91,7 +92,7 @@ def test_the_result_is_bounded(call, ctx, engine, monkeypatch):
     assert _hits(result) == ALL_TODO[:2] and result.output["truncated"] is True
 
 
-@pytest.mark.skipif(not HAS_RG, reason="rg is not on PATH")
+@pytest.mark.skipif(not HAS_RG, reason=NO_RG)
 def test_a_regex_ripgrep_rejects_falls_back_to_python(call, ctx):
     result = call(ctx, "search_files", query=r"TODO(?= crlf)", regex=True)
     assert _hits(result) == [("crlf.txt", 1, "TODO crlf")]

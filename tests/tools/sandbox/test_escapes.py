@@ -28,8 +28,10 @@ from agentls.tools.sandbox import SandboxConfig, bubblewrap_status, landlock_sta
 from agentls.workspace import Workspace
 
 PY = sys.executable
-needs_bwrap = pytest.mark.skipif(bubblewrap_status()[0] is None, reason="bubblewrap unusable here")
-needs_landlock = pytest.mark.skipif(not landlock_status()[0], reason="Landlock unusable here")
+needs_bwrap = pytest.mark.skipif(bubblewrap_status()[0] is None, reason=f"bubblewrap unusable here: {bubblewrap_status()[1]}")
+needs_landlock = pytest.mark.skipif(
+    not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}"
+)
 Run = Callable[[str], "sandbox.ProcessResult"]
 
 

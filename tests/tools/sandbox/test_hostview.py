@@ -46,10 +46,13 @@ def test_system_folders_are_shown_and_etc_secrets_hidden() -> None:
     [
         pytest.param(
             "bubblewrap",
-            marks=pytest.mark.skipif(bubblewrap_status()[0] is None, reason="no bwrap"),
+            marks=pytest.mark.skipif(bubblewrap_status()[0] is None, reason=f"bubblewrap unusable here: {bubblewrap_status()[1]}"),
         ),
         pytest.param(
-            "landlock", marks=pytest.mark.skipif(not landlock_status()[0], reason="no Landlock")
+            "landlock",
+            marks=pytest.mark.skipif(
+                not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}"
+            ),
         ),
     ],
 )

@@ -15,7 +15,9 @@ import pytest
 from agentls.tools.sandbox import landlock_status
 from agentls.tools.sandbox.landlock import CHILD
 
-pytestmark = pytest.mark.skipif(not landlock_status()[0], reason="Landlock unusable here")
+pytestmark = pytest.mark.skipif(
+    not landlock_status()[0], reason=f"Landlock unusable here: {landlock_status()[1]}"
+)
 
 
 def launch(spec: dict[str, object], command: str, cwd: Path) -> subprocess.CompletedProcess[str]:

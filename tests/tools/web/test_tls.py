@@ -17,7 +17,7 @@ from web_servers import PUBLIC_IP, NetGuard, WebCall
 
 from agentls.tools.web import transport
 
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not on PATH: apt-get install openssl")
 
 
 class _Hello(BaseHTTPRequestHandler):
