@@ -12,6 +12,7 @@ function store(): { runs: RunStore; seen: string[]; tick: () => void } {
 }
 
 const R = "run-1";
+const USAGE = { promptTokens: 1200, completionTokens: 80, modelSeconds: 4.5, contextWindow: 8192, contextUsed: 900 };
 const proposal = (status: ProposalInfo["status"], comment: string | null = null): ProposalInfo => ({
   id: "prop-1",
   runId: R,
@@ -19,6 +20,7 @@ const proposal = (status: ProposalInfo["status"], comment: string | null = null)
   title: "Edit a.py",
   diff: "",
   edit: {},
+  hunks: [],
   status,
   comment,
 });
@@ -89,12 +91,12 @@ describe("RunStore", () => {
     const { runs } = store();
     runs.started(R, "Add tests");
     runs.apply({ runId: R, kind: "tool_call", id: "c1", name: "read_file", arguments: {} });
-    runs.apply({ runId: R, kind: "finished", status: "completed", summary: "Added 2 tests", steps: 3, usage: { promptTokens: 10 } });
+    runs.apply({ runId: R, kind: "finished", status: "completed", summary: "Added 2 tests", steps: 3, usage: USAGE });
     const run = runs.get(R) as RunInfo;
     assert.equal(run.status, "completed");
     assert.equal(run.summary, "Added 2 tests");
     assert.equal(run.steps, 3);
-    assert.deepEqual(run.usage, { promptTokens: 10 });
+    assert.deepEqual(run.usage, USAGE);
     assert.ok(run.endedAt !== undefined);
     assert.equal(run.looseSteps[0].status, "error");
     assert.equal(runs.active(), undefined);
@@ -151,6 +153,7 @@ describe("RunStore", () => {
       tasks: [{ title: "T1", status: "done" }],
       steps: 30,
       proposals: ["p9"],
+      summary: null,
     });
     const old = runs.get("old") as RunInfo;
     assert.equal(old.status, "budget_exhausted");
