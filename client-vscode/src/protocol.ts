@@ -113,7 +113,10 @@ export interface Hunk {
 
 export type ProposalStatus = "pending" | "applied" | "rejected" | "stale";
 
-/** `agent/proposal {id, runId, uri, title, diff, edit, hunks?}` */
+/**
+ * `agent/proposal {id, runId, uri, title, diff, edit, hunks}` (server lsp/proposals.py; `hunks`
+ * is always sent, maybe empty; hasHunks() still checks, for a server from before per-hunk review).
+ */
 export interface ProposalParams {
   id: string;
   runId: string | null;
@@ -121,7 +124,7 @@ export interface ProposalParams {
   title: string;
   diff: string;
   edit: WorkspaceEditJson;
-  hunks?: Hunk[];
+  hunks: Hunk[];
 }
 
 /** An entry of `agent/proposals` (ProposalParams plus its state). */
@@ -152,15 +155,54 @@ export interface RunDiagnostic {
   source?: string;
 }
 
+/** What one independent check of a run's work found (DESIGN §9). */
+export interface Check {
+  kind: "tests" | "parse" | "goal" | "answer";
+  passed: boolean;
+  /** one line, or several for failing tests (the failing test, its assertion) */
+  detail: string;
+  /** the command that ran (tests) */
+  command?: string;
+}
+
+/**
+ * DESIGN §9 honest completion: `verified` true (an independent check ran and passed), false (a
+ * check failed: the run is then not `completed`), null (no check could run; `unverified` says
+ * why, and a `completed` run is shown as unverified).
+ */
+export interface Verification {
+  verified: boolean | null;
+  checks: Check[];
+  unverified?: string;
+}
+
+/**
+ * DESIGN §9 usage: tokens, the time spent in model turns, the model's context window and the
+ * last turn's prompt (the context used). A server from before §9 sends only promptTokens,
+ * completionTokens and `cost: null`; the run store reads it field by field.
+ */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  modelSeconds: number;
+  contextWindow: number;
+  contextUsed: number;
+  /** when the provider reports it */
+  cost?: number;
+}
+
+/** `agent/status` → RunState.to_dict() (server agent/run.py). */
 export interface AgentStatusResult {
   runId: string;
   status: RunStatus;
   goal: string;
-  tasks: { title: string; status: TaskStatus; result?: string | null }[];
+  tasks: { title: string; status: TaskStatus }[];
   steps: number;
   proposals: string[];
-  summary?: string | null;
-  error?: string | null;
+  summary: string | null;
+  /** null while the run goes on (and on a server from before §9: absent) */
+  verification?: Verification | null;
+  usage?: Usage;
 }
 
 export interface ToolInfo {
@@ -206,7 +248,9 @@ export type AgentEvent =
       summary?: string | null;
       error?: string | null;
       steps?: number;
-      usage?: { promptTokens?: number; completionTokens?: number; cost?: number | null };
+      /** absent from a server before DESIGN §9; null when the run ended before any verdict */
+      verification?: Verification | null;
+      usage?: Usage;
     };
 
 export interface ResolveProposalParams {

@@ -16,7 +16,9 @@
  *   #proposals             list of pending proposals: li.proposal[data-proposal-id], with
  *                          button.open / button.accept / button.reject
  *   #runs                  list of runs, newest first: li.run[data-run-id].status-<status>
- *                          (.selected = the run whose transcript is shown, .expanded = open);
+ *                          (.selected = the run whose transcript is shown, .expanded = open;
+ *                          .verdict-<verified|unverified|failed> = DESIGN §9's verdict, when
+ *                          the server gave one; an open run shows it in p.verdict, its usage in p.usage);
  *                          inside: li.task[data-task-index].status-<pending|running|done|failed|skipped>
  *                          and li.step[data-step-id].status-<running|ok|error>
  *   #transcript            ol[data-run-id] of li.entry.kind-<started|status|task|thought|

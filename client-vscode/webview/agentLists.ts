@@ -90,7 +90,13 @@ export class RunList {
 
   private item(run: RunView, selectedRunId: string | null): HTMLLIElement {
     const open = this.isExpanded(run, selectedRunId);
-    const classes = ["run", `status-${run.status}`, run.runId === selectedRunId ? "selected" : "", open ? "expanded" : ""];
+    const classes = [
+      "run",
+      `status-${run.status}`,
+      run.verdict ? `verdict-${run.verdict.level}` : "",
+      run.runId === selectedRunId ? "selected" : "",
+      open ? "expanded" : "",
+    ];
     const twisty = el(
       "button",
       { type: "button", class: "twisty", "aria-expanded": String(open), title: open ? "Collapse" : "Expand" },
@@ -109,7 +115,7 @@ export class RunList {
     });
     const header = el(
       "div",
-      { class: "row run-header", title: `${run.goal}\n${run.description}${run.summary ? `\n\n${run.summary}` : ""}` },
+      { class: "row run-header", title: headerTitle(run) },
       twisty,
       glyph(run.status),
       el("span", { class: "label" }, run.goal || `Run ${run.runId}`),
@@ -124,11 +130,18 @@ export class RunList {
             ? el("ul", { class: "tasks" }, ...run.tasks.map(taskItem))
             : el("p", { class: "muted" }, run.status === "running" ? "Planning…" : "No tasks."),
           run.looseSteps.length ? el("ul", { class: "steps loose" }, ...run.looseSteps.map(stepItem)) : null,
+          run.verdict ? el("p", { class: `verdict verdict-${run.verdict.level}` }, run.verdict.text) : null,
           run.error ? el("p", { class: "error-text" }, run.error) : null,
+          run.usage ? el("p", { class: "usage muted" }, run.usage) : null,
         )
       : null;
     return el("li", { class: classes.filter(Boolean).join(" "), "data-run-id": run.runId }, header, body);
   }
+}
+
+function headerTitle(run: RunView): string {
+  const details = run.details.length ? `\n\n${run.details.join("\n")}` : "";
+  return `${run.goal}\n${run.description}${details}${run.summary ? `\n\n${run.summary}` : ""}`;
 }
 
 export function entryItem(entry: TranscriptEntry): HTMLLIElement {

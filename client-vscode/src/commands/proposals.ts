@@ -47,7 +47,7 @@ export function acceptHunks(ctx: AgentCtx, active: Active) {
       if (choice) await ctx.proposals.accept(id);
       return;
     }
-    const items = (proposal.hunks ?? []).map((hunk) => {
+    const items = proposal.hunks.map((hunk) => {
       const { label, detail } = describeHunk(hunk, path.posix.basename(vscode.Uri.parse(hunk.uri).path));
       return { label, detail, picked: true, index: hunk.index };
     });

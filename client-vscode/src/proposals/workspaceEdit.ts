@@ -48,7 +48,8 @@ export function proposedText(original: string, file: FileChange): string {
   return applyTextEdits(original, file.edits);
 }
 
-export function hasHunks(proposal: Pick<ProposalParams, "hunks">): boolean {
+/** Whether per-hunk review is possible (a server from before DESIGN §4's hunks sent none). */
+export function hasHunks(proposal: { hunks?: readonly Hunk[] | null }): boolean {
   return Array.isArray(proposal.hunks) && proposal.hunks.length > 0;
 }
 
@@ -58,7 +59,7 @@ export function hasHunks(proposal: Pick<ProposalParams, "hunks">): boolean {
  * delete of a removed one, whose hunk is chosen). Unknown indexes or an empty choice are errors.
  */
 export function selectHunks(proposal: Pick<ProposalParams, "edit" | "hunks">, indexes: readonly number[]): WorkspaceEditJson {
-  const hunks = proposal.hunks ?? [];
+  const hunks = proposal.hunks;
   if (indexes.length === 0) throw new Error("no hunk was chosen");
   const byIndex = new Map<number, Hunk>(hunks.map((h) => [h.index, h]));
   const chosen: Hunk[] = [];

@@ -1,10 +1,12 @@
 /**
  * How a run reads in one line: the progress notification's message, the status bar text
- * and the outcome message when it ends. Pure functions of a RunInfo.
+ * and the outcome message when it ends (with DESIGN §9's verdict: verified, unverified and
+ * why, or the check that failed). Pure functions of a RunInfo.
  * Must not know: VS Code.
  */
 
 import type { RunInfo } from "./runStore";
+import { usageText, verdict } from "./verdict";
 
 export function shorten(text: string, limit: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -25,18 +27,40 @@ export function progressMessage(run: RunInfo): string {
 
 export type OutcomeLevel = "info" | "warning" | "error";
 
-/** The message shown when a run ends. */
+/**
+ * The summary without its "Not verified: <reason>." line when the verdict already says it
+ * (the server's summary states its facts, the verification among them).
+ */
+function summaryBesideVerdict(run: RunInfo): string | undefined {
+  const summary = run.summary?.trim();
+  const reason = run.verification?.verified === null ? run.verification.unverified : undefined;
+  if (!summary || !reason) return summary || undefined;
+  const said = `Not verified: ${reason}.`;
+  return summary.split("\n").filter((line) => line.trim() !== said).join("\n").trim() || undefined;
+}
+
+/**
+ * The message shown when a run ends: "Agent run completed · unverified: <reason> — <summary>",
+ * "Agent run completed · verified: tests passed — <summary>"; a server that gives no verdict:
+ * "Agent run completed: <summary>".
+ */
 export function outcomeMessage(run: RunInfo): { level: OutcomeLevel; text: string } {
   const goal = shorten(run.goal || run.runId, 60);
+  const v = verdict(run.status, run.verification);
+  const tag = v ? ` · ${shorten(v.text, 200)}` : "";
   switch (run.status) {
-    case "completed":
-      return { level: "info", text: `Agent run completed: ${run.summary ? shorten(run.summary, 300) : goal}` };
+    case "completed": {
+      const body = summaryBesideVerdict(run);
+      const text = `Agent run completed${tag}${v ? " — " : ": "}${body ? shorten(body, 300) : goal}`;
+      // a completed run whose check failed breaks DESIGN §9: say so as loudly as a failure
+      return { level: v?.level === "failed" ? "warning" : "info", text };
+    }
     case "cancelled":
       return { level: "warning", text: `Agent run cancelled: ${goal}` };
     case "budget_exhausted":
       return {
         level: "warning",
-        text: `Agent run stopped at its step budget (${run.steps} steps): ${goal}${run.error ? ` — ${shorten(run.error, 200)}` : ""}. Raise agentls.maxSteps to let runs go further.`,
+        text: `Agent run stopped at its step budget (${run.steps} steps)${tag}: ${goal}${run.error ? ` — ${shorten(run.error, 200)}` : ""}. Raise agentls.maxSteps to let runs go further.`,
       };
     case "failed": {
       const decided = Object.values(run.proposalStatus ?? {});
@@ -48,7 +72,7 @@ export function outcomeMessage(run: RunInfo): { level: OutcomeLevel; text: strin
           text: `Agent run failed: ${run.error ? shorten(run.error, 300) : goal} — you rejected ${rejected === 1 ? "its edit" : `its ${rejected} edits`}, so nothing was changed.`,
         };
       }
-      return { level: "error", text: `Agent run failed: ${run.error ? shorten(run.error, 300) : goal}` };
+      return { level: "error", text: `Agent run failed${tag}${v ? " — " : ": "}${run.error ? shorten(run.error, 300) : goal}` };
     }
     default:
       return { level: "info", text: `Agent run ${run.status}: ${goal}` };
@@ -58,4 +82,27 @@ export function outcomeMessage(run: RunInfo): { level: OutcomeLevel; text: strin
 /** The status bar's text for a run that is going on. */
 export function statusText(run: RunInfo): string {
   return `$(sync~spin) ${shorten(run.goal || "Agent run", 30)} · ${run.steps} step${run.steps === 1 ? "" : "s"}`;
+}
+
+const STATUS_WORDS: Record<string, string> = { budget_exhausted: "out of budget" };
+const VERDICT_WORDS: Record<string, string> = { verified: "verified", unverified: "unverified", failed: "check failed" };
+
+/**
+ * The status bar after a run: "$(hubot) Agent · completed · unverified" (… · verified,
+ * failed · check failed; a server without a verdict: "$(hubot) Agent · completed").
+ */
+export function lastRunText(run: RunInfo): string {
+  const v = verdict(run.status, run.verification);
+  const status = STATUS_WORDS[run.status] ?? run.status;
+  return `$(hubot) Agent · ${status}${v ? ` · ${VERDICT_WORDS[v.level]}` : ""}`;
+}
+
+/** Its tooltip: the goal, the outcome with the verdict in full, the usage. */
+export function lastRunTooltip(run: RunInfo): string {
+  const v = verdict(run.status, run.verification);
+  const usage = usageText(run.usage);
+  const lines = [`Last agent run: ${shorten(run.goal || run.runId, 120)}`, `${STATUS_WORDS[run.status] ?? run.status}${v ? ` · ${v.text}` : ""}`];
+  if (usage) lines.push(usage);
+  lines.push("Click to open its transcript.");
+  return lines.join("\n");
 }

@@ -3,8 +3,9 @@
  * `agent/cancel`), whatever started it (Run Goal, a code action, another client): it
  * appears with the run's first sign of life in the RunStore, its message follows the
  * run's tasks and steps, and it closes when the run finishes; then the outcome is shown
- * (completed → the summary; failed/cancelled/out of budget → a warning or error with the
- * reason) with a button to open the transcript. The server's own work-done progress for
+ * (completed → verified or unverified (DESIGN §9) and the summary; failed/cancelled/out of
+ * budget → a warning or error with the reason and any failed check) with a button to open
+ * the transcript. The server's own work-done progress for
  * runs is dropped in client.ts, so the user sees exactly one.
  * Must not know: the client.
  */
@@ -14,6 +15,7 @@ import type { AgentCtx } from "../ctx";
 import { Commands } from "../protocol";
 import { outcomeMessage, progressMessage, shorten } from "./format";
 import { isFinished, type RunInfo } from "./runStore";
+import { usageText, verdict } from "./verdict";
 
 const OPEN_TRANSCRIPT = "Open Transcript";
 
@@ -64,7 +66,11 @@ function show(ctx: AgentCtx, first: RunInfo): void {
 
 function showOutcome(ctx: AgentCtx, run: RunInfo): void {
   const { level, text } = outcomeMessage(run);
-  ctx.log.info(`run ${run.runId} ${run.status}${run.summary ? `: ${run.summary}` : run.error ? `: ${run.error}` : ""}`);
+  const v = verdict(run.status, run.verification);
+  const usage = usageText(run.usage);
+  ctx.log.info(
+    `run ${run.runId} ${run.status}${v ? ` · ${v.text}` : ""}${run.summary ? `: ${run.summary}` : run.error ? `: ${run.error}` : ""}${usage ? ` [${usage}]` : ""}`,
+  );
   const show =
     level === "error"
       ? vscode.window.showErrorMessage

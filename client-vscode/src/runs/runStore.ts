@@ -8,7 +8,9 @@
  * Must not know: VS Code (no `vscode` import: the unit tests drive it with plain events).
  */
 
-import type { AgentEvent, AgentStatusResult, ProposalStatus, RunStatus, TaskStatus, ToolError } from "../protocol";
+import type { AgentEvent, AgentStatusResult, ProposalStatus, RunStatus, TaskStatus, ToolError, Verification } from "../protocol";
+import { runMarkdown } from "./markdown";
+import { readUsage, readVerification, verdict, type RunUsage } from "./verdict";
 
 export type StepStatus = "running" | "ok" | "error";
 
@@ -55,7 +57,12 @@ export interface RunInfo {
   transcript: TranscriptEntry[];
   startedAt: number;
   endedAt?: number;
-  usage?: { promptTokens?: number; completionTokens?: number; cost?: number | null };
+  /**
+   * DESIGN §9: what checked the run's work. undefined: the server said nothing (one from
+   * before §9); null: no verdict (the run is going on, or ended before any check).
+   */
+  verification?: Verification | null;
+  usage?: RunUsage;
 }
 
 export interface Disposable {
@@ -83,6 +90,13 @@ export function describeArguments(args: unknown, limit = 80): string {
   }
   text = text.replace(/\s+/g, " ");
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
+/** The transcript's last line: "Run completed · unverified: <reason> — <summary>" (no verdict: "Run completed: <summary>"). */
+function finishedText(run: RunInfo, said: string | null | undefined): string {
+  const v = verdict(run.status, run.verification);
+  const head = `Run ${run.status}${v ? ` · ${v.text}` : ""}`;
+  return said ? `${head}${v ? " — " : ": "}${said}` : head;
 }
 
 export class RunStore {
@@ -200,14 +214,10 @@ export class RunStore {
         run.summary = event.summary ?? run.summary;
         run.error = event.error ?? run.error;
         if (typeof event.steps === "number") run.steps = event.steps;
-        run.usage = event.usage ?? run.usage;
+        this.keepVerdict(run, event);
         run.endedAt = at;
         for (const step of this.allSteps(run)) if (step.status === "running") step.status = "error";
-        run.transcript.push({
-          at,
-          kind: "finished",
-          text: `Run ${event.status}${event.summary ? `: ${event.summary}` : event.error ? `: ${event.error}` : ""}`,
-        });
+        run.transcript.push({ at, kind: "finished", text: finishedText(run, event.summary ?? event.error) });
         break;
     }
     this.changed(run);
@@ -232,6 +242,7 @@ export class RunStore {
     run.status = status.status;
     run.steps = status.steps;
     run.summary = status.summary ?? run.summary;
+    this.keepVerdict(run, status);
     status.tasks.forEach((t, index) => {
       const task = this.task(run, index, t.title);
       task.status = t.status;
@@ -244,26 +255,17 @@ export class RunStore {
 
   /** The whole transcript as Markdown (the read-only transcript document). */
   transcriptMarkdown(runId: string): string {
-    const run = this.runs.get(runId);
-    if (!run) return `# Run ${runId}\n\nThis run is not known to this window.\n`;
-    const lines = [`# ${run.goal || "Run"}`, "", `Run \`${run.runId}\` — **${run.status}**, ${run.steps} step(s)`, ""];
-    if (run.tasks.length) {
-      lines.push("## Tasks", "");
-      for (const t of run.tasks) lines.push(`${t.index + 1}. [${t.status}] ${t.title}`);
-      lines.push("");
-    }
-    lines.push("## Transcript", "");
-    for (const entry of run.transcript) {
-      const time = new Date(entry.at).toISOString().slice(11, 19);
-      const body = entry.kind === "thought" ? entry.text.split("\n").map((l) => `> ${l}`).join("\n") : entry.text;
-      lines.push(`- \`${time}\` ${entry.kind === "thought" ? "\n" + body : body}`);
-    }
-    if (run.summary) lines.push("", "## Summary", "", run.summary);
-    if (run.error) lines.push("", "## Error", "", run.error);
-    return lines.join("\n") + "\n";
+    return runMarkdown(this.runs.get(runId), runId);
   }
 
   // --- internals ----------------------------------------------------------------------------------
+  /** The verification and usage of a finished event or a status answer, as far as they are sent. */
+  private keepVerdict(run: RunInfo, sent: { verification?: unknown; usage?: unknown }): void {
+    const verification = readVerification(sent.verification);
+    if (verification !== undefined) run.verification = verification;
+    run.usage = readUsage(sent.usage) ?? run.usage;
+  }
+
   private ensure(runId: string, goal?: string): RunInfo {
     let run = this.runs.get(runId);
     if (!run) {

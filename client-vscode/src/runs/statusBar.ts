@@ -1,6 +1,8 @@
 /**
  * The status-bar item: the active run (spinner, short goal, step count; click → Show
- * Tasks), else idle "$(hubot) Agent" (click → Run Goal); "restricted" in an untrusted
+ * Tasks); after a run, how it ended with its verdict ("$(hubot) Agent · completed ·
+ * unverified"; the tooltip has the reason and the usage; click → its transcript); before any
+ * run idle "$(hubot) Agent" (click → Run Goal); "restricted" in an untrusted
  * workspace (click → trust editor) and a warning when the server could not start (click →
  * its output). Keeps the `agentls.runActive` context key.
  * Must not know: the client.
@@ -9,7 +11,7 @@
 import * as vscode from "vscode";
 import type { AgentCtx } from "../ctx";
 import { Commands, ContextKeys } from "../protocol";
-import { statusText } from "./format";
+import { lastRunText, lastRunTooltip, statusText } from "./format";
 
 export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: string }): vscode.Disposable {
   const item = vscode.window.createStatusBarItem("agentls.status", vscode.StatusBarAlignment.Left, 10);
@@ -17,6 +19,7 @@ export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: str
   let active: boolean | undefined;
   const update = () => {
     const run = ctx.runs.active();
+    const last = run ? undefined : ctx.runs.list()[0];
     if (run) {
       item.text = statusText(run);
       item.tooltip = `Agent run ${run.runId}: ${run.goal}\nClick to show its tasks.`;
@@ -29,6 +32,10 @@ export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: str
       item.text = "$(warning) Agent";
       item.tooltip = `${ctx.serverFailure}\nClick to show the output.`;
       item.command = Commands.showOutput;
+    } else if (last) {
+      item.text = lastRunText(last);
+      item.tooltip = lastRunTooltip(last);
+      item.command = { command: Commands.openTranscript, title: "Open Run Transcript", arguments: [last.runId] };
     } else {
       item.text = "$(hubot) Agent";
       item.tooltip = ctx.serverRunning ? "agentls: click to run a goal." : "agentls: the server is starting…";

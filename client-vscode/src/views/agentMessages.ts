@@ -7,6 +7,7 @@
 
 import type { Approval, Mode, RunStatus, TaskStatus } from "../protocol";
 import type { StepStatus, TranscriptEntry } from "../runs/runStore";
+import type { Verdict } from "../runs/verdict";
 
 // --- what the webview shows ----------------------------------------------------------------------
 export interface StepView {
@@ -31,13 +32,19 @@ export interface RunView {
   runId: string;
   goal: string;
   status: RunStatus;
-  /** "running · 3 steps · 12 s" */
+  /** "running · 3 steps · 12 s", "completed · unverified: <reason> · 3 steps · 12 s" */
   description: string;
   tasks: TaskView[];
   /** tool calls that name no task */
   looseSteps: StepView[];
   summary: string | null;
   error: string | null;
+  /** DESIGN §9: "verified: tests passed", "unverified: <reason>", a failed check; null: none given */
+  verdict: Verdict | null;
+  /** the verdict in full, one line per check, "Usage: …" (the header's tooltip) */
+  details: string[];
+  /** "1,200 tokens in / 80 out · model 4.5 s · context 900 of 8,192 (11 %)", or "" */
+  usage: string;
 }
 
 export interface ProposalView {

@@ -8,7 +8,8 @@
 import type { ProposalInfo } from "../protocol";
 import { isFinished, type RunInfo, type RunStore, type StepInfo, type TranscriptEntry } from "../runs/runStore";
 import type { ProposalView, RunView, StepView } from "./agentMessages";
-import { proposalPath, runDescription, stepDescription, stepLabel, stepTooltip } from "./format";
+import { usageText, verdict } from "../runs/verdict";
+import { proposalPath, runDescription, runDetails, stepDescription, stepLabel, stepTooltip } from "./format";
 
 /** The most runs the view lists (the Runs tree has them all). */
 export const VIEW_RUN_LIMIT = 20;
@@ -34,6 +35,9 @@ export function runView(run: RunInfo, now: number): RunView {
     summary: run.summary ?? null,
     // "cancelled" as an error says nothing the status does not
     error: run.error && run.error !== run.status ? run.error : null,
+    verdict: verdict(run.status, run.verification) ?? null,
+    details: runDetails(run),
+    usage: usageText(run.usage),
   };
 }
 

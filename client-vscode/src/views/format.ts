@@ -7,6 +7,7 @@
 
 import type { ProposalInfo, RunStatus, TaskStatus } from "../protocol";
 import { describeArguments, isFinished, type RunInfo, type StepInfo, type StepStatus } from "../runs/runStore";
+import { checkLine, usageText, verdict, type VerdictLevel } from "../runs/verdict";
 
 /** 0 ms, 850 ms, 1.2 s, 12 s, 3 min 05 s, 1 h 02 min */
 export function formatDuration(ms: number | undefined): string {
@@ -42,10 +43,38 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "running · 3 steps · 12 s" */
-export function runDescription(run: RunInfo, now: number): string {
+/** The most of a verdict a one-line description shows (the tooltip has it whole). */
+export const VERDICT_LIMIT = 100;
+
+/**
+ * "running · 3 steps · 12 s"; a finished run with DESIGN §9's verdict after its status:
+ * "completed · unverified: the tests were not run (…) · 3 steps · 12 s".
+ */
+export function runDescription(run: RunInfo, now: number, withVerdict = true): string {
   const phase = run.status === "running" && run.phase === "planning" ? "planning" : runStatusText(run.status);
-  return [phase, plural(run.steps, "step"), formatDuration(runDurationMs(run, now))].filter(Boolean).join(" · ");
+  const v = withVerdict ? verdict(run.status, run.verification) : undefined;
+  return [phase, v ? clip(v.text, VERDICT_LIMIT) : "", plural(run.steps, "step"), formatDuration(runDurationMs(run, now))]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** The verdict's level of a run, if the server gave one (icons and colours key on it). */
+export function runVerdictLevel(run: Pick<RunInfo, "status" | "verification">): VerdictLevel | undefined {
+  return verdict(run.status, run.verification)?.level;
+}
+
+/**
+ * The run's verification and usage in lines, for tooltips: the verdict in full, one line per
+ * check, "Usage: …". Empty for a run the server gave neither.
+ */
+export function runDetails(run: RunInfo): string[] {
+  const lines: string[] = [];
+  const v = verdict(run.status, run.verification);
+  if (v) lines.push(v.text.charAt(0).toUpperCase() + v.text.slice(1));
+  for (const check of run.verification?.checks ?? []) lines.push(checkLine(check));
+  const usage = usageText(run.usage);
+  if (usage) lines.push(`Usage: ${usage}`);
+  return lines;
 }
 
 /** The run's label: its goal on one line (the tree cuts it; the tooltip has it whole). */
@@ -55,8 +84,11 @@ export function runLabel(run: Pick<RunInfo, "goal" | "runId">, limit = 120): str
 }
 
 export function runTooltip(run: RunInfo, now: number): string {
-  const lines = [run.goal || `Run ${run.runId}`, "", `Run ${run.runId} — ${runDescription(run, now)}`];
+  // the verdict comes whole with the details below
+  const lines = [run.goal || `Run ${run.runId}`, "", `Run ${run.runId} — ${runDescription(run, now, false)}`];
   if (run.tasks.length) lines.push(plural(run.tasks.length, "task"));
+  const details = runDetails(run);
+  if (details.length) lines.push("", ...details);
   if (run.summary) lines.push("", run.summary);
   if (run.error) lines.push("", `Error: ${run.error}`);
   return lines.join("\n");
@@ -100,12 +132,13 @@ export function clip(text: string, limit: number): string {
 }
 
 // --- codicons (ThemeIcon ids) -------------------------------------------------------------------
-export function runIcon(status: RunStatus): string {
+/** The run's codicon; a completed run that was verified shows the verified badge, one whose check failed a warning. */
+export function runIcon(status: RunStatus, level?: VerdictLevel): string {
   switch (status) {
     case "running":
       return "sync~spin";
     case "completed":
-      return "pass";
+      return level === "verified" ? "verified" : level === "failed" ? "warning" : "pass";
     case "failed":
       return "error";
     case "cancelled":

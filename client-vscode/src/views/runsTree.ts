@@ -1,6 +1,8 @@
 /**
  * The Runs tree (Views.runs): run → tasks → steps from the run model, live. A run reads as
- * its goal with "status · steps · duration", a spinner while it runs, and contextValue
+ * its goal with "status · steps · duration" (a finished one with DESIGN §9's verdict after
+ * its status: "completed · unverified: <reason>"; its checks and usage in the tooltip), a
+ * spinner while it runs, and contextValue
  * `run.<status>` (package.json's menus key on it); clicking it opens its transcript. Steps
  * are tool calls with their status and duration; the tooltip has the arguments and the
  * error or an excerpt of the output. The active run is expanded and revealed when it starts.
@@ -16,6 +18,7 @@ import {
   runIcon,
   runLabel,
   runTooltip,
+  runVerdictLevel,
   stepDescription,
   stepIcon,
   stepLabel,
@@ -142,7 +145,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     const now = Date.now();
     item.description = runDescription(run, now);
     item.tooltip = runTooltip(run, now);
-    item.iconPath = new vscode.ThemeIcon(runIcon(run.status), statusColor(run.status));
+    const level = runVerdictLevel(run);
+    // an unverified completed run is not painted as a pass; a failed check is a failure
+    const colour = level === "unverified" ? undefined : statusColor(level === "failed" ? "failed" : run.status);
+    item.iconPath = new vscode.ThemeIcon(runIcon(run.status, level), colour);
     item.contextValue = `run.${run.status}`;
     item.command = { command: Commands.openTranscript, title: "Open Run Transcript", arguments: [run.runId] };
     return item;

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import type { AgentEvent, ProposalInfo } from "../../src/protocol";
+import type { AgentEvent, AgentStatusResult, ProposalInfo } from "../../src/protocol";
 import { outcomeMessage, progressMessage, statusText } from "../../src/runs/format";
 import { RunStore, type RunInfo } from "../../src/runs/runStore";
 
@@ -12,6 +12,7 @@ function store(): { runs: RunStore; seen: string[]; tick: () => void } {
 }
 
 const R = "run-1";
+const USAGE = { promptTokens: 1200, completionTokens: 80, modelSeconds: 4.5, contextWindow: 8192, contextUsed: 900 };
 const proposal = (status: ProposalInfo["status"], comment: string | null = null): ProposalInfo => ({
   id: "prop-1",
   runId: R,
@@ -19,6 +20,7 @@ const proposal = (status: ProposalInfo["status"], comment: string | null = null)
   title: "Edit a.py",
   diff: "",
   edit: {},
+  hunks: [],
   status,
   comment,
 });
@@ -89,12 +91,12 @@ describe("RunStore", () => {
     const { runs } = store();
     runs.started(R, "Add tests");
     runs.apply({ runId: R, kind: "tool_call", id: "c1", name: "read_file", arguments: {} });
-    runs.apply({ runId: R, kind: "finished", status: "completed", summary: "Added 2 tests", steps: 3, usage: { promptTokens: 10 } });
+    runs.apply({ runId: R, kind: "finished", status: "completed", summary: "Added 2 tests", steps: 3, usage: USAGE });
     const run = runs.get(R) as RunInfo;
     assert.equal(run.status, "completed");
     assert.equal(run.summary, "Added 2 tests");
     assert.equal(run.steps, 3);
-    assert.deepEqual(run.usage, { promptTokens: 10 });
+    assert.deepEqual(run.usage, USAGE);
     assert.ok(run.endedAt !== undefined);
     assert.equal(run.looseSteps[0].status, "error");
     assert.equal(runs.active(), undefined);
@@ -102,6 +104,67 @@ describe("RunStore", () => {
     // a late status event does not revive it
     runs.apply({ runId: R, kind: "status", status: "running", phase: "acting" });
     assert.equal(runs.get(R)?.status, "completed");
+  });
+
+  it("keeps the verification and usage of the finished event (DESIGN §9)", () => {
+    const { runs } = store();
+    runs.started(R, "Rename greet");
+    runs.apply({
+      runId: R,
+      kind: "finished",
+      status: "completed",
+      summary: "Changed greet.py (+1 −1): applied.\nTests passed: 3 passed\nRenamed it.",
+      steps: 4,
+      verification: { verified: true, checks: [{ kind: "tests", passed: true, detail: "tests pass: 3 passed", command: "pytest -q" }] },
+      usage: USAGE,
+    });
+    const run = runs.get(R) as RunInfo;
+    assert.deepEqual(run.verification, {
+      verified: true,
+      checks: [{ kind: "tests", passed: true, detail: "tests pass: 3 passed", command: "pytest -q" }],
+    });
+    assert.deepEqual(run.usage, USAGE);
+    assert.equal(run.transcript.at(-1)?.text, `Run completed · verified: tests passed — ${run.summary}`);
+  });
+
+  it("an unverified run keeps its reason; the transcript's last line says it", () => {
+    const { runs } = store();
+    runs.started(R, "Rename greet");
+    const reason = "the tests were not run (mode 'dev' may not run processes)";
+    runs.apply({ runId: R, kind: "finished", status: "completed", summary: "Renamed it.", verification: { verified: null, checks: [], unverified: reason } });
+    assert.deepEqual(runs.get(R)?.verification, { verified: null, checks: [], unverified: reason });
+    assert.equal(runs.get(R)?.transcript.at(-1)?.text, `Run completed · unverified: ${reason} — Renamed it.`);
+  });
+
+  it("an old server's finished event (no verification, usage of tokens and cost: null) reads as before", () => {
+    const { runs } = store();
+    runs.started(R, "Add tests");
+    // what a server from before DESIGN §9 sent (agent/agent.py then)
+    const old = { runId: R, kind: "finished", status: "completed", summary: "Added 2 tests", error: null, steps: 3, usage: { promptTokens: 10, completionTokens: 2, cost: null } };
+    runs.apply(old as unknown as AgentEvent);
+    const run = runs.get(R) as RunInfo;
+    assert.equal(run.status, "completed");
+    assert.equal(run.verification, undefined);
+    assert.deepEqual(run.usage, { promptTokens: 10, completionTokens: 2 });
+    assert.equal(run.transcript.at(-1)?.text, "Run completed: Added 2 tests");
+    assert.deepEqual(outcomeMessage(run), { level: "info", text: "Agent run completed: Added 2 tests" });
+    const md = runs.transcriptMarkdown(R);
+    assert.ok(md.includes("Run `run-1` — **completed** · 3 step(s)"));
+    assert.ok(!md.includes("## Verification"));
+    assert.ok(md.includes("## Usage\n\n10 tokens in / 2 out\n"));
+  });
+
+  it("drops a malformed verification or usage instead of failing", () => {
+    const { runs } = store();
+    runs.started(R, "x");
+    const bad = { runId: R, kind: "finished", status: "completed", verification: { verified: "yes", checks: [] }, usage: { promptTokens: "many", cost: -1 } };
+    assert.doesNotThrow(() => runs.apply(bad as unknown as AgentEvent));
+    assert.equal(runs.get(R)?.verification, undefined);
+    assert.equal(runs.get(R)?.usage, undefined);
+    runs.started("r2", "y");
+    const partly = { verified: false, checks: [{ kind: "tests", passed: false, detail: "tests fail: 1 failed" }, { kind: 3 }, "x", { kind: "parse" }] };
+    runs.apply({ runId: "r2", kind: "finished", status: "failed", error: "not done", verification: partly } as unknown as AgentEvent);
+    assert.deepEqual(runs.get("r2")?.verification, { verified: false, checks: [{ kind: "tests", passed: false, detail: "tests fail: 1 failed" }] });
   });
 
   it("shows a run it did not start with its first event (a code action's run)", () => {
@@ -151,12 +214,23 @@ describe("RunStore", () => {
       tasks: [{ title: "T1", status: "done" }],
       steps: 30,
       proposals: ["p9"],
+      summary: null,
     });
     const old = runs.get("old") as RunInfo;
     assert.equal(old.status, "budget_exhausted");
     assert.deepEqual(old.proposals, ["p9"]);
     assert.equal(old.tasks[0].title, "T1");
     assert.ok(old.endedAt !== undefined);
+    assert.equal(old.verification, undefined); // a server before §9 sends none
+    // §9: null while the run goes on, the verdict and usage once it has ended
+    const running: AgentStatusResult = { runId: "new", status: "running", goal: "New", tasks: [], steps: 1, proposals: [], summary: null };
+    runs.applyStatus({ ...running, verification: null, usage: { ...USAGE, promptTokens: 5 } });
+    assert.equal(runs.get("new")?.verification, null);
+    assert.equal(runs.get("new")?.usage?.promptTokens, 5);
+    const verification = { verified: null, checks: [], unverified: "the workspace's tests could not be run" };
+    runs.applyStatus({ ...running, status: "completed", verification, usage: USAGE });
+    assert.deepEqual(runs.get("new")?.verification, verification);
+    assert.deepEqual(runs.get("new")?.usage, USAGE);
   });
 
   it("renders the transcript as Markdown", () => {
@@ -171,6 +245,36 @@ describe("RunStore", () => {
     assert.ok(md.includes("> Let me read it"));
     assert.ok(md.includes("## Error\n\nmodel unreachable"));
     assert.ok(runs.transcriptMarkdown("nope").includes("not known"));
+  });
+
+  it("puts the verification's checks and the usage in the transcript", () => {
+    const { runs } = store();
+    runs.started(R, "Fix parse");
+    const failing = "tests fail: 1 failed, 2 passed\nFAILED test_p.py::test_x\n  assert 1 == 2";
+    runs.apply({
+      runId: R,
+      kind: "finished",
+      status: "failed",
+      error: "not done: the tests fail",
+      steps: 5,
+      verification: {
+        verified: false,
+        checks: [
+          { kind: "parse", passed: true, detail: "the changed files parse" },
+          { kind: "tests", passed: false, detail: failing, command: "pytest -q" },
+        ],
+      },
+      usage: USAGE,
+    });
+    const md = runs.transcriptMarkdown(R);
+    assert.ok(md.includes("Run `run-1` — **failed** · tests failed: 1 failed, 2 passed · 5 step(s)"), md);
+    assert.ok(md.includes("## Verification\n\n**A check failed**.\n"));
+    assert.ok(md.includes("- ✓ **parse** passed: the changed files parse\n"));
+    assert.ok(md.includes("- ✗ **tests** failed: tests fail: 1 failed, 2 passed — `pytest -q`\n\n  ```\n  FAILED test_p.py::test_x\n    assert 1 == 2\n  ```"), md);
+    assert.ok(md.includes("## Usage\n\n1,200 tokens in / 80 out · model 4.5 s · context 900 of 8,192 (11 %)\n"));
+    runs.started("u", "Explain");
+    runs.apply({ runId: "u", kind: "finished", status: "completed", summary: "It greets.", verification: { verified: null, checks: [], unverified: "the answer names nothing that the files read hold" } });
+    assert.ok(runs.transcriptMarkdown("u").includes("**Not verified**: the answer names nothing that the files read hold.\n"));
   });
 
   it("a failing listener does not stop the others", () => {

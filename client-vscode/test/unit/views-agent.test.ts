@@ -65,7 +65,7 @@ describe("views: agent view state and messages", () => {
 
     it("proposal view: title and relative path", () => {
       const p = proposalView(
-        { id: "p1", runId: "r1", uri: "file:///w/a.py", title: "Edit a.py", diff: "", edit: {}, status: "pending" },
+        { id: "p1", runId: "r1", uri: "file:///w/a.py", title: "Edit a.py", diff: "", edit: {}, hunks: [], status: "pending" },
         () => "a.py",
       );
       assert.deepEqual(p, { id: "p1", runId: "r1", title: "Edit a.py", path: "a.py" });

@@ -103,13 +103,13 @@ describe("per-hunk review", () => {
   it("refuses an empty choice and unknown hunks", () => {
     assert.throws(() => selectHunks(proposal, []), /no hunk/);
     assert.throws(() => selectHunks(proposal, [7]), /no hunk 7/);
-    assert.throws(() => selectHunks({ edit: multi }, [0]), /no hunk 0/);
+    assert.throws(() => selectHunks({ edit: multi, hunks: [] }, [0]), /no hunk 0/);
   });
 
   it("knows whether a proposal has hunks and labels them", () => {
     assert.equal(hasHunks(proposal), true);
     assert.equal(hasHunks({ hunks: [] }), false);
-    assert.equal(hasHunks({}), false);
+    assert.equal(hasHunks({}), false); // a server from before per-hunk review
     const label = describeHunk(hunks[0], "a.py");
     assert.equal(label.label, "a.py -2,1 +2,1 (+1 −1)");
     assert.equal(label.detail, "-b");
