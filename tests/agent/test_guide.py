@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from agentls.agent.agent import RunSettings
-from agentls.agent.goal import GoalReading
 from agentls.agent.choices import line_stem, rank_lines
+from agentls.agent.goal import GoalReading
 from agentls.agent.guide import job_of
 from agentls.llm.replay import Recorder, ReplayModel
 

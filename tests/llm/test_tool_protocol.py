@@ -241,7 +241,8 @@ async def test_a_run_through_a_failing_native_endpoint_completes_and_says_so_onc
         state = await agent.run("Summarise notes.txt")
         await model.aclose()
     assert state.status == "completed", state.error
-    assert state.summary == "The code word is PELICAN."
+    assert state.summary == "The code word is PELICAN.\n(Answered from notes.txt; no file changed.)"
+    assert (state.verification or {}).get("verified") is True  # PELICAN is in notes.txt
     notices = [e["notice"] for e in events if e["kind"] == "status" and e.get("notice")]
     assert len(notices) == 2 and "trying json_schema" in notices[0]
     assert "work as json_schema" in notices[1]

@@ -80,7 +80,9 @@ async def test_run_streams_events_in_order_and_reports_progress(client: Language
     ]
     run_id = await start(client, script, goal="What does main return?", mode="read-only")
     end = await finished(run_id)
-    assert (end["status"], end["summary"]) == ("completed", "main returns 1")
+    answer = "main returns 1\n(Answered from app.py; no file changed.)"  # the facts after the words
+    assert (end["status"], end["summary"]) == ("completed", answer)
+    assert end["verification"]["verified"] is True and end["usage"]["promptTokens"] > 0
     events = SEEN.run_events(run_id, skip=NOISE)
     kinds = [e["kind"] for e in events]
     assert kinds == [
@@ -118,7 +120,9 @@ async def test_run_streams_events_in_order_and_reports_progress(client: Language
         "tasks": [{"title": "Read app.py", "status": "done"}],
         "steps": 2,
         "proposals": [],
-        "summary": "main returns 1",
+        "summary": answer,
+        "verification": end["verification"],
+        "usage": end["usage"],
     }
 
 

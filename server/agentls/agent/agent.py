@@ -263,6 +263,9 @@ class Agent:
 
     def _finish(self) -> None:
         state = self.state
+        if state.verification is None:  # cancelled, or an internal error: nothing was checked
+            why = "the run was cancelled" if state.status == "cancelled" else f"the run ended {state.status} before any check"
+            state.verification = Verification(None, [], why).to_dict()
         cancelled = state.status == "cancelled"
         for index, task in enumerate(state.tasks):
             if task.status in ("running", "pending"):

@@ -4,7 +4,7 @@ The loop reads the same for every model; what differs is asked of the policy:
 | policy | for | planning | tools per acting turn | the acting prompt's job line |
 |---|---|---|---|---|
 | `TurnPolicy` (full) | a capable model (`openai:…`) | a planning turn, new tasks after each | every usable tool | — |
-| `SmallPolicy` | a model that says it is small (`small = True`: the embedded 1.5B) | none: the goal is the one task | the goal's tools (focus.py) | — |
+| `SmallPolicy` | a model that says it is small (`small = True`: the embedded 1.5B) | none: the goal is the one task | the goal's tools (focus.py); to implement a stub, one writer held to its file and names | — |
 | `GuidedPolicy` | a model that says it is tiny (`guided = True`: the 0.5B) | none | the job's one tool, arguments held to the workspace, then finish (guide.py) | the job, with facts for answers |
 
 For every policy, a tool the model just repeated (the watchdog turned the call away) is
@@ -74,16 +74,60 @@ class TurnPolicy:
         return ""
 
 
+#: Files up to this many lines are implemented whole (write_file); longer ones by their
+#: functions (replace_symbol).
+WHOLE_FILE_LINES = 80
+
+
 class SmallPolicy(TurnPolicy):
     """A small model: no planning turn (its plans split a fix into read/read/edit tasks
-    whose later ones undid it), the goal's tools only, a short prompt."""
+    whose later ones undid it), the goal's tools only, a short prompt. To implement a stub
+    it is offered one way to write code — the whole file (write_file) when the file is
+    small, else the whole function (replace_symbol) — held to the stub's file and names."""
 
     name = "small"
     plans = False
     lists_unavailable = False
 
     def tools(self, usable: list[Command]) -> list[Command]:
-        return focus(usable, self.run.reading)
+        reading = self.run.reading
+        if reading.kind == "implement" and (targets := self._targets()):
+            writer = "write_file" if self._whole(targets) else "replace_symbol"
+            chosen = [c for c in usable if c.name in (writer, "finish")]
+            if len(chosen) == 2:
+                return chosen
+        return focus(usable, reading)
+
+    def offered(self, usable: list[Command]) -> list[ToolSpec]:
+        specs = super().offered(usable)
+        targets = self._targets() if self.run.reading.kind == "implement" else []
+        if not targets:
+            return specs
+        names = [n for n in self.run.reading.names if n not in ("module",)]
+        held = {"write_file": {"path": targets}, "replace_symbol": {"path": targets, "symbol": names}}
+        return [hold(spec, held.get(spec["function"]["name"], {})) for spec in specs]
+
+    def _targets(self) -> list[str]:
+        """The files to write: the goal's code files, not its tests or descriptions."""
+        reading = self.run.reading
+        return [f for f in reading.files if f not in reading.specs and f not in reading.tests and not reading.is_protected(f)]
+
+    def _whole(self, targets: list[str]) -> bool:
+        ws = self.run.tools.workspace
+        sizes = [len((ws.read_bytes(f) or b"").splitlines()) for f in targets]
+        return len(targets) == 1 and max(sizes, default=0) <= WHOLE_FILE_LINES
+
+
+def hold(spec: ToolSpec, values: dict[str, list[str]]) -> ToolSpec:
+    """`spec` with its arguments held to the given values (an enum each)."""
+    if not values:
+        return spec
+    params = spec["function"].get("parameters") or {}
+    props = dict(params.get("properties") or {})
+    for name, allowed in values.items():
+        if name in props and allowed:
+            props[name] = {**props[name], "enum": list(dict.fromkeys(allowed))}
+    return {**spec, "function": {**spec["function"], "parameters": {**params, "properties": props}}}
 
 
 class GuidedPolicy(SmallPolicy):

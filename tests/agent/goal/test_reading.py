@@ -80,6 +80,7 @@ KINDS = [
     ("create a new file docs/usage.md explaining how to run the server", "new_file"),
     # documentation and types
     ("Document vat with a docstring.", "docstring"),
+    ("Explain in the docstring of vat what rate it applies", "docstring"),
     ("Give geo.py a module docstring describing its purpose.", "docstring"),
     ("Annotate count_words: it takes a str and returns an int.", "hints"),
     # tests

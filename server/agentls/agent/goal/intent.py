@@ -22,6 +22,7 @@ from agentls.agent.goal.words import (
     CHANGE_PHRASES,
     CHANGE_VERBS,
     EVERYTHING,
+    INTO_TEXT,
     LOOK_PHRASES,
     LOOK_VERBS,
     NEGATIONS,
@@ -108,6 +109,8 @@ def _sentence(text: str, names: set[str], out: Intent) -> None:
         t.kind == "word" and t.text not in names and lemma(t.text, LOOK_VERBS) and _verb_position(toks, i)
         for i, t in enumerate(toks)
     ) or any(p in low for p in LOOK_PHRASES)
+    if looks and INTO_TEXT.search(text) and not (asks and not request):
+        change, looks = True, False  # "describe X in the docstring" writes the description
     # a wanted state or a defect asks for a change, unless the sentence asks to look for it
     # ("tell me if you see any bugs") or is a question
     if WANTS.search(text) and not looks and not (asks and not request) and not _only_negations(low):

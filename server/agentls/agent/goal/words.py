@@ -43,6 +43,13 @@ WANTS = re.compile(
     r"typos?\b|misspel\w*|spelling|let's|lets|wrong|incorrect(?:ly)?|off by one|not right)|→|->|=>|\w\s*(?<![=!<>])=(?!=)\s*\S",
     re.IGNORECASE,
 )
+#: "describe it in the docstring", "explain the flag in a comment": a look verb whose
+#: words go into a file is a change.
+INTO_TEXT = re.compile(
+    r"\b(?:in|into|to|as)\s+(?:the|a|an|its|their)\s+(?:module\s+|function's\s+|class\s+)?"
+    r"(?:doc\s?strings?|comments?|readme|changelog|docs?|documentation|header)\b",
+    re.IGNORECASE,
+)
 #: Words that open a question.
 QUESTION_WORDS = _LEXICON["question_words"]
 #: Auxiliaries that open a yes/no question ("does x …?") — or a request ("can you …?").

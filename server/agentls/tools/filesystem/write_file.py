@@ -28,9 +28,14 @@ GUARD_KEEP_SHARE = 0.5
 MIN_REASON_CHARS = 12
 
 
+#: Placeholder lines a stub holds to be replaced: not content the guard protects.
+PLACEHOLDERS = frozenset(["pass", "...", "raise NotImplementedError", "raise NotImplementedError()", "# TODO", "// TODO"])
+
+
 def kept_share(old: bytes, new: bytes) -> tuple[int, int]:
-    """(how many of the old non-blank lines the new content still has, how many there were)."""
-    old_lines = [ln.strip() for ln in old.decode("utf-8", "replace").splitlines() if ln.strip()]
+    """(how many of the old non-blank lines the new content still has, how many there were;
+    placeholders such as `pass` not counted)."""
+    old_lines = [ln.strip() for ln in old.decode("utf-8", "replace").splitlines() if ln.strip() and ln.strip() not in PLACEHOLDERS]
     pool: dict[str, int] = {}
     for ln in new.decode("utf-8", "replace").splitlines():
         if ln.strip():
