@@ -80,11 +80,11 @@ async def test_to_dict_has_exactly_the_contract_keys(run_agent: RunAgent) -> Non
         "tasks": [{"title": "a", "status": "done"}],
         "steps": 1,
         "proposals": [],
-        "summary": "ok\nNot verified: the answer names nothing that the files read hold.",
+        "summary": "ok\nNot verified: the goal asks neither for a change nor a question the run could check.",
         "verification": {
             "verified": None,
             "checks": [{"kind": "answer", "passed": True, "detail": "the answer names nothing found in the files read"}],
-            "unverified": "the answer names nothing that the files read hold",
+            "unverified": "the goal asks neither for a change nor a question the run could check",
         },
         "usage": out.state.usage_dict(),
     }

@@ -68,9 +68,11 @@ def rank_lines(goal: str, text: str, signature: bool = False) -> list[tuple[int,
     return out
 
 
-def facts(goal: str, ctx: Any, files: list[str]) -> list[str]:
-    """What the Python files among `files` define under the names `goal` mentions: a
-    function's parameters (counted), a constant's value, a class's methods."""
+def facts(goal: str, ctx: Any, files: list[str], everything: bool = False) -> list[str]:
+    """What the Python files among `files` define under the names `goal` mentions — or,
+    with `everything`, at their top level (and what the module says it is for): a
+    function's parameters (counted), what it returns and its docstring's first line, a
+    constant's value, a class's methods."""
     import ast
 
     wanted = set(re.findall(r"[A-Za-z_]\w*", goal))
@@ -85,6 +87,11 @@ def facts(goal: str, ctx: Any, files: list[str]) -> list[str]:
             tree = ast.parse(content.data)
         except (SyntaxError, ValueError):
             continue
+        if everything:
+            wanted |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+            wanted |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+            if doc := ast.get_docstring(tree):
+                out.append(f"{rel} says it is: {doc.strip().splitlines()[0]}")
         for node in ast.walk(tree):
             where = f"{rel} line {getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in wanted:
@@ -101,6 +108,8 @@ def facts(goal: str, ctx: Any, files: list[str]) -> list[str]:
                 line = f"{node.name} ({where}) takes {len(params)} parameter{'s' if len(params) != 1 else ''}: {', '.join(shown) or 'none'}"
                 if returns and len(returns) <= 3 and all(len(r) <= 60 for r in returns):
                     line += f"; it returns {' or '.join(returns)}"
+                if everything and (doc := ast.get_docstring(node)):
+                    line += f"; its docstring: {doc.strip().splitlines()[0]}"
                 out.append(line)
             elif isinstance(node, ast.ClassDef) and node.name in wanted:
                 methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]

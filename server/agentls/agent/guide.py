@@ -131,7 +131,7 @@ class Guide:
         if self.job is not ANSWER:
             return self.job.how
         try:
-            found = facts(self.run.goal, self.run.tools, self._files())
+            found = facts(self.run.goal, self.run.tools, self._files(), everything=self.run.reading.describes)
         except Exception as exc:  # facts help; they must never stop a run
             log.warning("no facts for the answer: %s", exc)
             found = []

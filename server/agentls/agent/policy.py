@@ -15,13 +15,18 @@ Must not know: the loop's internals, models' classes, LSP.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from agentls.agent.choices import facts
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.focus import focus, is_small
 from agentls.agent.guide import Guide, is_guided
+from agentls.agent.prompts import render
 from agentls.llm.base import ToolSpec
+
+log = logging.getLogger(__name__)
 
 
 class TurnPolicy:
@@ -88,6 +93,22 @@ class SmallPolicy(TurnPolicy):
     name = "small"
     plans = False
     lists_unavailable = False
+
+    def how(self) -> str:
+        """For an answer: the facts of the code the goal names (parameters, values, what
+        each function returns and says it does), as a hover would show them."""
+        reading = self.run.reading
+        if reading.wants_change or not reading.files:
+            return ""
+        try:
+            found = facts(reading.goal, self.run.tools, reading.files, everything=reading.describes)
+        except Exception as exc:  # facts help; they must never stop a run
+            log.warning("no facts for the answer: %s", exc)
+            return ""
+        if not found:
+            return ""
+        ask = render("describe") if reading.describes else ""
+        return "Facts from the code:\n" + "\n".join(f"- {f}" for f in found) + (f"\n{ask}" if ask else "")
 
     def tools(self, usable: list[Command]) -> list[Command]:
         reading = self.run.reading

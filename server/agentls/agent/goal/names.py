@@ -18,6 +18,7 @@ from typing import Protocol
 
 from agentls.agent.goal.words import (
     AFTER_KIND,
+    COMMON_NOUNS,
     CHANGE_VERBS,
     KIND_WORDS,
     LOOK_VERBS,
@@ -136,8 +137,8 @@ def _name(words: list[Token], i: int, facts: Facts) -> str | None:
     verbish = lemma(low, CHANGE_VERBS) or lemma(low, LOOK_VERBS)
     if beside_kind and (not verbish or facts.defined(text)):
         return text  # "the area function"; "the add function" only where add is defined
-    if not facts.defined(text):
-        return None
+    if not facts.defined(text) or text in COMMON_NOUNS:
+        return None  # ("summary", "total": plain English unless written as code)
     # a defined name written as a plain word: a name unless it stands where a verb does
     if verbish and (i == 0 or (prev is not None and prev.low in ("and", "then", "to", "please", "you", "we"))):
         return None

@@ -48,6 +48,7 @@ _MAKES = frozenset(["add", "create", "write", "define", "introduce", "implement"
 _REMOVES = frozenset(["remove", "delete", "drop", "strip", "eliminate", "erase"])
 _REMOVE_PHRASES = ("get rid of", "comment out", "take out", "pull out")
 _SIGNATURE_WORDS = frozenset(["parameter", "parameters", "argument", "arguments", "default", "defaults", "signature"])
+_DESCRIBES = re.compile(r"\b(?:explain|describe|summar(?:y|ies|ize|ise)|overview|outline|walk me through|what (?:\w+ ){0,4}(?:does|do|is for|are for))\b", _ANY)
 _SEVERAL = re.compile(r"\b(?:every|all|each|everywhere|throughout)\b", _ANY)
 _TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|conftest\.py)$|(?:^|/)tests?/")
 _SPEC_DIRS = (".docs/", "docs/")
@@ -93,6 +94,8 @@ class GoalReading:
     specs: list[str] = field(default_factory=list)
     #: test files that exercise what the goal names (for jobs the tests decide)
     tests: list[str] = field(default_factory=list)
+    #: it asks what code does or is for (explain, describe, summarise, "what … does")
+    describes: bool = False
     #: the goal's plain words, lower-case, with singular forms (not the parts of code names)
     words: frozenset[str] = frozenset()
     intent: Intent = field(default_factory=Intent)
@@ -146,6 +149,7 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     out.values = asked_values(toks, out.kind == "rename") if out.wants_change else []
     out.module_doc = out.kind == "docstring" and (bool(_MODULE_DOC.search(goal)) or not out.names)
     out.signature = out.kind == "hints" or bool(words & _SIGNATURE_WORDS)
+    out.describes = not out.wants_change and bool(_DESCRIBES.search(goal))
     out.tests_matter = out.kind in ("fix_tests", "implement") or bool(words & TEST_WORDS and words & TEST_OUTCOME)
     out.specs = _specs(found, facts, words, out.kind)
     if out.tests_matter or out.kind in ("implement", "fix_tests"):

@@ -74,6 +74,8 @@ TEST_OUTCOME = _LEXICON["test_outcome"]
 KIND_WORDS = _LEXICON["kind_words"]
 #: Words never taken for code names even when shaped like one.
 NOT_NAMES = _LEXICON["not_names"]
+#: Plain English words that codebases also define: names only on stronger evidence.
+COMMON_NOUNS = _LEXICON["common_nouns"]
 #: Words that point at a description to implement from.
 SPEC_WORDS = _LEXICON["spec_words"]
 #: Literal words that count as values ("return None").
