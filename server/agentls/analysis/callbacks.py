@@ -55,8 +55,8 @@ def _callee(values: Values, path: str, text: str, new: bool, offset: int, depth:
         key = values.member(value, "constructor", depth + 1)
         if key is None:
             return None
-        fi = values.ix.files[key.path]
-        for i in values.ix.bindings(key.path).get((key.scope, key.name), []):
+        fi = values.state.files[key.path]
+        for i in values.state.bindings(key.path).get((key.scope, key.name), []):
             if fi.symbols[i].kind == "method":
                 return Value("function", key.path, i)
         return None
@@ -71,7 +71,7 @@ def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Va
     fn = _callee(values, path, m.group(2), bool(m.group(1)), sym.sel_start, depth)
     if fn is None:
         return None
-    fi = values.ix.files[fn.path]
+    fi = values.state.files[fn.path]
     params = _parameters(fi, _function_scope(fi, fn.symbol, 0, 0))
     k, j = int(m.group(3)), int(m.group(4))
     if k >= len(params):
@@ -94,7 +94,7 @@ def argument_value(values: Values, path: str, text: str, offset: int, depth: int
     fn = _callee(values, path, m.group(2), bool(m.group(1)), offset, depth)
     if fn is None:
         return None
-    fi = values.ix.files[fn.path]
+    fi = values.state.files[fn.path]
     params = _parameters(fi, _function_scope(fi, fn.symbol, 0, 0))
     k = int(m.group(3))
     if k >= len(params) or not params[k].value or is_callback_hint(params[k].value):

@@ -14,19 +14,19 @@ from agentls.analysis.keys import Key
 from agentls.analysis.model import Location
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.state import IndexState
 
 TYPE_KINDS = frozenset({"interface", "type"})
 FUNCTION_KINDS = frozenset({"function", "method"})
 VALUE_KINDS = frozenset({"variable", "constant", "class", "function", "enum", "module"})
 
 
-def merged(ix: WorkspaceIndex, key: Key) -> list[int]:
+def merged(state: IndexState, key: Key) -> list[int]:
     """The first declaration of each side (type, value) when a name is declared as both."""
     if key.scope < 0:
         return []
-    fi = ix.files[key.path]
-    syms = ix.bindings(key.path).get((key.scope, key.name), [])
+    fi = state.files[key.path]
+    syms = state.bindings(key.path).get((key.scope, key.name), [])
     types = [i for i in syms if fi.symbols[i].kind in TYPE_KINDS]
     values = [i for i in syms if fi.symbols[i].kind in VALUE_KINDS]
     if not types or not values:
@@ -34,58 +34,58 @@ def merged(ix: WorkspaceIndex, key: Key) -> list[int]:
     return sorted({types[0], values[0]}, key=lambda i: fi.symbols[i].sel_start)
 
 
-def constructor(ix: WorkspaceIndex, path: str, start: int, key: Key) -> Key | None:
+def constructor(state: IndexState, path: str, start: int, key: Key) -> Key | None:
     """The constructor a `new Key(…)` at `start` calls, if the class declares one."""
-    spec = ix.spec(path)
+    spec = state.spec(path)
     new = spec.options.get("new_keyword") if spec is not None else None
     ctor = spec.options.get("constructor_name") if spec is not None else None
-    li = ix.line_index(path)
+    li = state.line_index(path)
     if not new or not ctor or li is None or not li.data[max(0, start - 64) : start].rstrip().endswith(new.encode()):
         return None
-    value = ix.resolver.value_of(key)
+    value = state.resolver.value_of(key)
     if value is None or value.kind != "class":
         return None
-    fi = ix.files[value.path]
-    scope = ix.resolver.class_scope(fi, value.symbol)
-    if scope >= 0 and (scope, ctor) in ix.bindings(value.path):
+    fi = state.files[value.path]
+    scope = state.resolver.class_scope(fi, value.symbol)
+    if scope >= 0 and (scope, ctor) in state.bindings(value.path):
         return Key(value.path, scope, ctor)
     return None
 
 
-def overloaded(ix: WorkspaceIndex, key: Key, path: str, start: int, call_args: int | None) -> list[Location] | None:
+def overloaded(state: IndexState, key: Key, path: str, start: int, call_args: int | None) -> list[Location] | None:
     """Where an overloaded function is declared, as the TypeScript language service answers
     (language.json `overload_signatures`): at one of its declarations, the implementation
     (the declarations with a body, else the last); at a call, None (the caller picks the
     overload whose arity fits); anywhere else (an import, a function passed as a value),
     every declaration."""
-    spec = ix.spec(key.path)
+    spec = state.spec(key.path)
     if spec is None or not spec.options.get("overload_signatures") or key.scope < 0:
         return None
     from agentls.analysis.answers import symbol_location
 
-    fi = ix.files[key.path]
-    syms = [i for i in ix.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind in FUNCTION_KINDS]
+    fi = state.files[key.path]
+    syms = [i for i in state.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind in FUNCTION_KINDS]
     if len(syms) < 2:
         return None
-    if path == key.path and ix.def_sites(path).get(start) in syms:
+    if path == key.path and state.def_sites(path).get(start) in syms:
         chosen = [i for i in syms if fi.symbols[i].detail_end >= 0] or syms[-1:]
     elif call_args is not None:
         return None
     else:
         chosen = syms
-    return [symbol_location(ix, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
+    return [symbol_location(state, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
 
 
-def extend(ix: WorkspaceIndex, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
+def extend(state: IndexState, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
     """`locs` (the key's own declaration) with the merged declarations and the constructor."""
     from agentls.analysis.answers import key_locations, symbol_location
 
     out = list(locs)
-    for i in merged(ix, key):
-        loc = symbol_location(ix, key.path, i)
+    for i in merged(state, key):
+        loc = symbol_location(state, key.path, i)
         if loc not in out:
             out.append(loc)
-    ctor = constructor(ix, path, start, key)
+    ctor = constructor(state, path, start, key)
     if ctor is not None:
-        out += [loc for loc in key_locations(ix, ctor, call_args) if loc not in out]
+        out += [loc for loc in key_locations(state, ctor, call_args) if loc not in out]
     return out
