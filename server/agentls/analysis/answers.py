@@ -1,6 +1,7 @@
-"""Answers to the questions editors and agents ask: definition, references, hover,
-symbols, outline. Each resolves through `Resolver` and, where resolution fails, falls
-back to ranked name matches — and says which it was.
+"""Answers to the questions editors and agents ask of one position or name: the binding
+under the cursor (`key_at`), definition, hover, definitions by name. Each resolves through
+the state's `Resolver` and, where resolution fails, falls back to ranked name matches —
+and says which it was. Where a binding is declared is declarations.py's.
 Must not know: LSP, tools; positions in and out are (line, UTF-16 character).
 """
 
@@ -11,32 +12,17 @@ from typing import TYPE_CHECKING
 
 from agentls.analysis import declarations, overloads
 from agentls.analysis.docs import detail_of, doc_of
+from agentls.analysis.locations import offset_at, symbol_location
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
 from agentls.analysis.resolve import BUILTINS, Key
 
 if TYPE_CHECKING:
     from agentls.analysis.state import IndexState
 
-def location(state: IndexState, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
-    position = state.positions(path)
-    return Location(path, position(start), position(end), name, kind, container)
-
-
-def symbol_location(state: IndexState, path: str, i: int) -> Location:
-    fi = state.files[path]
-    sym = fi.symbols[i]
-    container = fi.symbols[sym.parent].name if sym.parent >= 0 else ""
-    return location(state, path, sym.sel_start, sym.sel_end, sym.name, sym.kind, container)
-
-
-def _offset(state: IndexState, path: str, line: int, character: int) -> int | None:
-    li = state.line_index(path)
-    return None if li is None else li.offset(line, character)
-
 
 def key_at(state: IndexState, path: str, line: int, character: int) -> tuple[Key | None, str, int]:
     """The binding under the cursor, the name there, and the occurrence index (-1: none)."""
-    offset = _offset(state, path, line, character)
+    offset = offset_at(state, path, line, character)
     if offset is None:
         return None, "", -1
     table = state.ensure_occurrences(path)
@@ -50,40 +36,6 @@ def key_at(state: IndexState, path: str, line: int, character: int) -> tuple[Key
 #: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets for Python;
 #: TypeScript says 2 in language.json `fallback_limit` — 3 cost pooled precision, 2 no recall).
 FALLBACK_LIMIT = 3
-VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
-
-
-def key_locations(state: IndexState, key: Key, call_args: int | None = None) -> list[Location]:
-    """Where a binding is declared. A variable assigned in several places answers with
-    every assignment (as pyright and jedi do); a function or class with its first
-    declaration (overload signatures come first); a member declared in the class body
-    wins over `self.x = …` assignments."""
-    if key.external:
-        return []
-    if key.scope == -1:
-        return [Location(key.path, (0, 0), (0, 0), posixpath.basename(key.path), "module")]
-    fi = state.files[key.path]
-    syms = [i for i in state.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind != "import"]
-    if not syms:
-        syms = state.bindings(key.path).get((key.scope, key.name), [])
-    if not syms:
-        return []
-    kinds = {fi.symbols[i].kind for i in syms}
-    if kinds <= VARIABLE_KINDS | {"parameter"}:  # a parameter assigned again: every assignment too
-        declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
-        if not declared or fi.language == "python":
-            return [symbol_location(state, key.path, i) for i in syms]
-        return [symbol_location(state, key.path, i) for i in declared]
-    ordered = sorted(syms, key=lambda i: (fi.symbols[i].kind in VARIABLE_KINDS or fi.symbols[i].kind == "parameter", fi.symbols[i].sel_start))
-    functions = [i for i in ordered if fi.symbols[i].kind in ("function", "method")]
-    if call_args is not None and len(functions) > 1:  # overloads: the first that fits the call
-        li = state.line_index(key.path)
-        data = li.data if li else b""
-        texts = [data[fi.symbols[i].start : fi.symbols[i].end] for i in functions]
-        k = overloads.choose(texts, key.name.encode("utf-8"), call_args)
-        if k is not None:
-            return [symbol_location(state, key.path, functions[k])]
-    return [symbol_location(state, key.path, ordered[0])]
 
 
 def _rank_fallback(state: IndexState, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
@@ -128,7 +80,7 @@ def definition(state: IndexState, path: str, line: int, character: int) -> Resol
         li = state.line_index(path)
         end = table.start[occ] + len(name.encode("utf-8"))
         call_args = overloads.call_arguments(li.data, end) if li else None
-        locs = declarations.overloaded(state, key, path, table.start[occ], call_args) or key_locations(state, key, call_args)
+        locs = declarations.overloaded(state, key, path, table.start[occ], call_args) or declarations.key_locations(state, key, call_args)
         if locs:  # merged declarations, and the constructor `new Foo()` calls
             locs = declarations.extend(state, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)

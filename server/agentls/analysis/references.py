@@ -18,9 +18,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.answers import key_at, location
+from agentls.analysis.answers import key_at
 from agentls.analysis.groups import Groups
 from agentls.analysis.keys import Key
+from agentls.analysis.locations import location
 from agentls.analysis.model import BLOCK, CLASS, FUNCTION, Location, Resolution, is_member
 from agentls.analysis.remembered import Uses
 

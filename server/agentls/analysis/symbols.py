@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.answers import location, symbol_location
 from agentls.analysis.docs import detail_of
+from agentls.analysis.locations import location, symbol_location
 from agentls.analysis.model import Location, SymbolNode
 
 if TYPE_CHECKING:
