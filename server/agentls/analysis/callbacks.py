@@ -8,17 +8,28 @@ passed as argument k. Must not know: tree-sitter, LSP.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from agentls.analysis.keys import Value
+from agentls.analysis.keys import Key, Value
 from agentls.analysis.model import FUNCTION, FileIndex, Symbol
 
 if TYPE_CHECKING:
-    from agentls.analysis.values import Values
+    from agentls.analysis.view import IndexView
 
 _HINT = re.compile(r"^(new )?(.+)\(@(\d+)\.(\d+)\)$")
 _ARGUMENT = re.compile(r"^(new )?(.+)\(@(\d+)\)$")  # an object literal's keys: `callee(@k)`
 _PARAMETERS = ("parameter", "property")
+
+
+class Evaluator(Protocol):
+    """What this module asks of the evaluator it is given (values.Values, the resolver)."""
+
+    @property
+    def state(self) -> IndexView: ...
+
+    def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None: ...
+
+    def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None: ...
 
 
 def is_callback_hint(value: str) -> bool:
@@ -44,7 +55,7 @@ def _parameters(fi: FileIndex, scope: int) -> list[Symbol]:
     return out
 
 
-def _callee(values: Values, path: str, text: str, new: bool, offset: int, depth: int) -> Value | None:
+def _callee(values: Evaluator, path: str, text: str, new: bool, offset: int, depth: int) -> Value | None:
     """The function (or constructor) a call or `new` names."""
     value = values.eval_dotted(path, text, offset, depth + 1)
     if value is None:
@@ -63,7 +74,7 @@ def _callee(values: Values, path: str, text: str, new: bool, offset: int, depth:
     return value if value.kind == "function" else None
 
 
-def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Value | None:
+def callback_parameter(values: Evaluator, path: str, sym: Symbol, depth: int) -> Value | None:
     """What the hinted callback parameter `sym` (declared in `path`) holds, if declared."""
     m = _HINT.match(sym.value)
     if m is None:
@@ -85,7 +96,7 @@ def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Va
     return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None
 
 
-def argument_value(values: Values, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
+def argument_value(values: Evaluator, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
     """What an object literal passed as argument k is (`callee(@k)`, occurrences.py): an
     instance of the type the callee declares for that parameter, if it declares one."""
     m = _ARGUMENT.match(text)
