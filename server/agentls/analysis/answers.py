@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from agentls.analysis import declarations, overloads
 from agentls.analysis.docs import detail_of, doc_of
+from agentls.analysis.keys import BUILTINS, Key
 from agentls.analysis.locations import offset_at, symbol_location
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
-from agentls.analysis.resolve import BUILTINS, Key
 
 if TYPE_CHECKING:
     from agentls.analysis.state import IndexState
