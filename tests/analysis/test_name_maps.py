@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from agentls.analysis.index import WorkspaceIndex
-from agentls.analysis.references import REMEMBERED, ContentModified
+from agentls.analysis.references import ContentModified
+from agentls.analysis.remembered import REMEMBERED
 from tests.analysis.workspace import built_index, write_files
 
 FILES = {
@@ -81,10 +82,10 @@ def test_only_the_newest_searches_are_remembered(ix: WorkspaceIndex) -> None:
 def test_remembered_searches_are_bounded_by_the_uses_they_hold(ix: WorkspaceIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     from array import array
 
-    from agentls.analysis import references
+    from agentls.analysis import remembered
     from agentls.analysis.keys import Key
 
-    monkeypatch.setattr(references, "REMEMBERED_USES", 10)
+    monkeypatch.setattr(remembered, "REMEMBERED_USES", 10)
     big = {"lib.py": (array("I", range(6)), "helper")}
     ix.remembered.put(Key("lib.py", 0, "a"), ix.generation, big)
     ix.remembered.put(Key("lib.py", 0, "b"), ix.generation, big)  # 12 uses > 10: a goes

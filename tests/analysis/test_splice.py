@@ -67,7 +67,7 @@ def test_incremental_index_equals_a_full_extraction(tmp_path: Path, rel: str, wi
         spliced += out is not None
         return out
 
-    monkeypatch.setattr("agentls.analysis.index.splice_edit", counting)
+    monkeypatch.setattr("agentls.analysis.indexing.splice_edit", counting)
     rng = random.Random(f"{rel}:{with_occurrences}")
     version = 0
 

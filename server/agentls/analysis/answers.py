@@ -1,6 +1,7 @@
-"""Answers to the questions editors and agents ask: definition, references, hover,
-symbols, outline. Each resolves through `Resolver` and, where resolution fails, falls
-back to ranked name matches — and says which it was.
+"""Answers to the questions editors and agents ask of one position or name: the binding
+under the cursor (`key_at`), definition, hover, definitions by name. Each resolves through
+the state's `Resolver` and, where resolution fails, falls back to ranked name matches —
+and says which it was. Where a binding is declared is declarations.py's.
 Must not know: LSP, tools; positions in and out are (line, UTF-16 character).
 """
 
@@ -11,94 +12,45 @@ from typing import TYPE_CHECKING
 
 from agentls.analysis import declarations, overloads
 from agentls.analysis.docs import detail_of, doc_of
+from agentls.analysis.keys import BUILTINS, Key
+from agentls.analysis.locations import offset_at, symbol_location
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
-from agentls.analysis.resolve import BUILTINS, Key
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
-
-def location(ix: WorkspaceIndex, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
-    position = ix.positions(path)
-    return Location(path, position(start), position(end), name, kind, container)
+    from agentls.analysis.state import IndexState
 
 
-def symbol_location(ix: WorkspaceIndex, path: str, i: int) -> Location:
-    fi = ix.files[path]
-    sym = fi.symbols[i]
-    container = fi.symbols[sym.parent].name if sym.parent >= 0 else ""
-    return location(ix, path, sym.sel_start, sym.sel_end, sym.name, sym.kind, container)
-
-
-def _offset(ix: WorkspaceIndex, path: str, line: int, character: int) -> int | None:
-    li = ix.line_index(path)
-    return None if li is None else li.offset(line, character)
-
-
-def key_at(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Key | None, str, int]:
+def key_at(state: IndexState, path: str, line: int, character: int) -> tuple[Key | None, str, int]:
     """The binding under the cursor, the name there, and the occurrence index (-1: none)."""
-    offset = _offset(ix, path, line, character)
+    offset = offset_at(state, path, line, character)
     if offset is None:
         return None, "", -1
-    table = ix.ensure_occurrences(path)
-    occ = ix.resolver.occurrence_at(table, offset)
+    table = state.ensure_occurrences(path)
+    occ = state.resolver.occurrence_at(table, offset)
     if occ < 0:
         return None, "", -1
-    return ix.resolver.resolve_occurrence(path, occ), table.text(occ), occ
+    return state.resolver.resolve_occurrence(path, occ), table.text(occ), occ
 
 
 #: Name-matched guesses offered when resolution fails: more helps recall, fewer precision
 #: (measured in tests/bench/bench_accuracy.py: 3 keeps both above the targets for Python;
 #: TypeScript says 2 in language.json `fallback_limit` — 3 cost pooled precision, 2 no recall).
 FALLBACK_LIMIT = 3
-VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
 
 
-def key_locations(ix: WorkspaceIndex, key: Key, call_args: int | None = None) -> list[Location]:
-    """Where a binding is declared. A variable assigned in several places answers with
-    every assignment (as pyright and jedi do); a function or class with its first
-    declaration (overload signatures come first); a member declared in the class body
-    wins over `self.x = …` assignments."""
-    if key.external:
-        return []
-    if key.scope == -1:
-        return [Location(key.path, (0, 0), (0, 0), posixpath.basename(key.path), "module")]
-    fi = ix.files[key.path]
-    syms = [i for i in ix.bindings(key.path).get((key.scope, key.name), []) if fi.symbols[i].kind != "import"]
-    if not syms:
-        syms = ix.bindings(key.path).get((key.scope, key.name), [])
-    if not syms:
-        return []
-    kinds = {fi.symbols[i].kind for i in syms}
-    if kinds <= VARIABLE_KINDS | {"parameter"}:  # a parameter assigned again: every assignment too
-        declared = [i for i in syms if fi.symbols[i].kind != "attribute"]
-        if not declared or fi.language == "python":
-            return [symbol_location(ix, key.path, i) for i in syms]
-        return [symbol_location(ix, key.path, i) for i in declared]
-    ordered = sorted(syms, key=lambda i: (fi.symbols[i].kind in VARIABLE_KINDS or fi.symbols[i].kind == "parameter", fi.symbols[i].sel_start))
-    functions = [i for i in ordered if fi.symbols[i].kind in ("function", "method")]
-    if call_args is not None and len(functions) > 1:  # overloads: the first that fits the call
-        li = ix.line_index(key.path)
-        data = li.data if li else b""
-        texts = [data[fi.symbols[i].start : fi.symbols[i].end] for i in functions]
-        k = overloads.choose(texts, key.name.encode("utf-8"), call_args)
-        if k is not None:
-            return [symbol_location(ix, key.path, functions[k])]
-    return [symbol_location(ix, key.path, ordered[0])]
-
-
-def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
-    cands = ix.defs_by_name().get(name, [])
+def _rank_fallback(state: IndexState, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
+    cands = state.defs_by_name().get(name, [])
     imported: set[str] = set()
-    if path is not None and path in ix.files:
-        for imp in ix.files[path].imports:
-            target = ix.resolver._module_file(path, imp.module)
+    if path is not None and path in state.files:
+        for imp in state.files[path].imports:
+            target = state.resolver.module_file(path, imp.module)
             if target:
                 imported.add(target)
     folder = posixpath.dirname(path) if path else None
 
     def score(item: tuple[str, int]) -> tuple[int, int, str]:
         p, i = item
-        fi = ix.files[p]
+        fi = state.files[p]
         in_class = fi.scopes[fi.symbols[i].scope].kind == CLASS
         s = 0
         if p == path:
@@ -109,39 +61,39 @@ def _rank_fallback(ix: WorkspaceIndex, name: str, path: str | None, member: bool
             s -= 2
         if member == in_class:
             s -= 3
-        if path is not None and ix.module_system(p) != ix.module_system(path):
+        if path is not None and state.module_system(p) != state.module_system(path):
             s += 20
         return s, fi.symbols[i].sel_start, p
 
-    return [symbol_location(ix, p, i) for p, i in sorted(cands, key=score)[:limit]]
+    return [symbol_location(state, p, i) for p, i in sorted(cands, key=score)[:limit]]
 
 
-def definition(ix: WorkspaceIndex, path: str, line: int, character: int) -> Resolution:
-    key, name, occ = key_at(ix, path, line, character)
+def definition(state: IndexState, path: str, line: int, character: int) -> Resolution:
+    key, name, occ = key_at(state, path, line, character)
     if occ < 0:
         return Resolution([], "none")
     if key is not None and key.external:
         where = key.path if key.path == BUILTINS else ".".join(p for p in (key.path, key.name) if p)
         return Resolution([], "none", name, f"defined outside the workspace: {where}")
     if key is not None:
-        table = ix.ensure_occurrences(path)
-        li = ix.line_index(path)
+        table = state.ensure_occurrences(path)
+        li = state.line_index(path)
         end = table.start[occ] + len(name.encode("utf-8"))
         call_args = overloads.call_arguments(li.data, end) if li else None
-        locs = declarations.overloaded(ix, key, path, table.start[occ], call_args) or key_locations(ix, key, call_args)
+        locs = declarations.overloaded(state, key, path, table.start[occ], call_args) or declarations.key_locations(state, key, call_args)
         if locs:  # merged declarations, and the constructor `new Foo()` calls
-            locs = declarations.extend(ix, key, locs, path, table.start[occ], call_args)
+            locs = declarations.extend(state, key, locs, path, table.start[occ], call_args)
             return Resolution(locs, "resolved", name)
-    member = is_member(ix.ensure_occurrences(path).recv[occ])
-    spec = ix.spec(path)
+    member = is_member(state.ensure_occurrences(path).recv[occ])
+    spec = state.spec(path)
     limit = spec.options.get("fallback_limit", FALLBACK_LIMIT) if spec is not None else FALLBACK_LIMIT
-    locs = _rank_fallback(ix, name, path, member, limit)
+    locs = _rank_fallback(state, name, path, member, limit)
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 
-def find_definitions(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
+def find_definitions(state: IndexState, name: str, path: str | None, limit: int) -> Resolution:
     short = name.rsplit(".", 1)[-1]
-    locs = _rank_fallback(ix, short, path, False, limit)
+    locs = _rank_fallback(state, short, path, False, limit)
     if "." in name:
         container = name.rsplit(".", 1)[0].rsplit(".", 1)[-1]
         exact = [loc for loc in locs if loc.container == container]
@@ -149,15 +101,15 @@ def find_definitions(ix: WorkspaceIndex, name: str, path: str | None, limit: int
     return Resolution(locs, "fallback" if locs else "none", name, "matched by name")
 
 
-def hover(ix: WorkspaceIndex, path: str, line: int, character: int) -> HoverInfo | None:
-    res = definition(ix, path, line, character)
+def hover(state: IndexState, path: str, line: int, character: int) -> HoverInfo | None:
+    res = definition(state, path, line, character)
     if not res.locations:
         return None
     loc = res.locations[0]
     if loc.kind == "module":
         return HoverInfo(loc.name, "module", f"module {loc.path}", "", loc, res.how)
-    fi = ix.files[loc.path]
-    li = ix.line_index(loc.path)
+    fi = state.files[loc.path]
+    li = state.line_index(loc.path)
     off = li.offset(*loc.start) if li else None
     data = li.data if li else b""
     for sym in fi.symbols:

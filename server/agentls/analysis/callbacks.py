@@ -8,17 +8,28 @@ passed as argument k. Must not know: tree-sitter, LSP.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from agentls.analysis.keys import Value
+from agentls.analysis.keys import Key, Value
 from agentls.analysis.model import FUNCTION, FileIndex, Symbol
 
 if TYPE_CHECKING:
-    from agentls.analysis.values import Values
+    from agentls.analysis.view import IndexView
 
 _HINT = re.compile(r"^(new )?(.+)\(@(\d+)\.(\d+)\)$")
 _ARGUMENT = re.compile(r"^(new )?(.+)\(@(\d+)\)$")  # an object literal's keys: `callee(@k)`
 _PARAMETERS = ("parameter", "property")
+
+
+class Evaluator(Protocol):
+    """What this module asks of the evaluator it is given (values.Values, the resolver)."""
+
+    @property
+    def state(self) -> IndexView: ...
+
+    def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None: ...
+
+    def member(self, value: Value, name: str, depth: int = 0, seen: set[tuple[str, int]] | None = None) -> Key | None: ...
 
 
 def is_callback_hint(value: str) -> bool:
@@ -44,7 +55,7 @@ def _parameters(fi: FileIndex, scope: int) -> list[Symbol]:
     return out
 
 
-def _callee(values: Values, path: str, text: str, new: bool, offset: int, depth: int) -> Value | None:
+def _callee(values: Evaluator, path: str, text: str, new: bool, offset: int, depth: int) -> Value | None:
     """The function (or constructor) a call or `new` names."""
     value = values.eval_dotted(path, text, offset, depth + 1)
     if value is None:
@@ -55,15 +66,15 @@ def _callee(values: Values, path: str, text: str, new: bool, offset: int, depth:
         key = values.member(value, "constructor", depth + 1)
         if key is None:
             return None
-        fi = values.ix.files[key.path]
-        for i in values.ix.bindings(key.path).get((key.scope, key.name), []):
+        fi = values.state.files[key.path]
+        for i in values.state.bindings(key.path).get((key.scope, key.name), []):
             if fi.symbols[i].kind == "method":
                 return Value("function", key.path, i)
         return None
     return value if value.kind == "function" else None
 
 
-def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Value | None:
+def callback_parameter(values: Evaluator, path: str, sym: Symbol, depth: int) -> Value | None:
     """What the hinted callback parameter `sym` (declared in `path`) holds, if declared."""
     m = _HINT.match(sym.value)
     if m is None:
@@ -71,7 +82,7 @@ def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Va
     fn = _callee(values, path, m.group(2), bool(m.group(1)), sym.sel_start, depth)
     if fn is None:
         return None
-    fi = values.ix.files[fn.path]
+    fi = values.state.files[fn.path]
     params = _parameters(fi, _function_scope(fi, fn.symbol, 0, 0))
     k, j = int(m.group(3)), int(m.group(4))
     if k >= len(params):
@@ -85,7 +96,7 @@ def callback_parameter(values: Values, path: str, sym: Symbol, depth: int) -> Va
     return Value("instance", v.path, v.symbol) if v is not None and v.kind in ("class", "instance") else None
 
 
-def argument_value(values: Values, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
+def argument_value(values: Evaluator, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
     """What an object literal passed as argument k is (`callee(@k)`, occurrences.py): an
     instance of the type the callee declares for that parameter, if it declares one."""
     m = _ARGUMENT.match(text)
@@ -94,7 +105,7 @@ def argument_value(values: Values, path: str, text: str, offset: int, depth: int
     fn = _callee(values, path, m.group(2), bool(m.group(1)), offset, depth)
     if fn is None:
         return None
-    fi = values.ix.files[fn.path]
+    fi = values.state.files[fn.path]
     params = _parameters(fi, _function_scope(fi, fn.symbol, 0, 0))
     k = int(m.group(3))
     if k >= len(params) or not params[k].value or is_callback_hint(params[k].value):

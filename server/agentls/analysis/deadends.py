@@ -15,7 +15,7 @@ class DeadEnds(Values):
     def unknowable(self, path: str, occ: int) -> bool:
         """Whether a member use's receiver surely has no type, so it names no member (see
         `dead_end`): such a use is no reference even of the only member of its name."""
-        table = self.ix.ensure_occurrences(path)
+        table = self.state.ensure_occurrences(path)
         recv = table.recv[occ]
         return recv >= 0 and self.dead_end(path, table.names[recv], table.start[occ])
 
@@ -27,7 +27,7 @@ class DeadEnds(Values):
         are all known, does not have."""
         parts = text.split(".")
         first = parts[0].removesuffix("()")
-        spec = self.ix.spec(path)
+        spec = self.state.spec(path)
         if spec is not None and first in spec.self_names:
             value = self.enclosing_class(path, offset)
         else:
@@ -54,7 +54,7 @@ class DeadEnds(Values):
     def _outside_type(self, key: Key, reaching: list[int]) -> bool:
         """A name annotated with a class from outside the workspace (`scope: Mapping[str,
         Any]`, `x: t.Any`): its members are not the workspace's."""
-        fi = self.ix.files.get(key.path)
+        fi = self.state.files.get(key.path)
         if fi is None or key.scope < 0:
             return False
         for i in reaching:
@@ -67,7 +67,7 @@ class DeadEnds(Values):
 
     def _dead_value(self, key: Key, reaching: list[int], depth: int) -> bool:
         """A variable every hint of which is a dead end (`app = current_app._missing()`)."""
-        fi = self.ix.files.get(key.path)
+        fi = self.state.files.get(key.path)
         if fi is None or key.scope < 0:
             return False
         syms = [fi.symbols[i] for i in reaching]
@@ -76,7 +76,7 @@ class DeadEnds(Values):
         return all(self.dead_end(key.path, s.value.removeprefix("="), max(s.start - 1, 0), depth) for s in syms)
 
     def _bare_parameter(self, key: Key, reaching: list[int]) -> bool:
-        fi = self.ix.files.get(key.path)
+        fi = self.state.files.get(key.path)
         if fi is None or key.scope < 0:
             return False
         owner = fi.scopes[key.scope].owner  # a named function's: a lambda's or an arrow
@@ -89,17 +89,17 @@ class DeadEnds(Values):
     def _closed(self, value: Value, depth: int = 0) -> bool:
         """A module without `__getattr__` or unresolved star imports, or a class whose
         bases all evaluate (a member not found there is not anywhere)."""
-        fi = self.ix.files.get(value.path)
+        fi = self.state.files.get(value.path)
         if fi is None or depth > MAX_DEPTH:
             return False
         if value.kind == "module":
-            if (0, "__getattr__") in self.ix.bindings(value.path):
+            if (0, "__getattr__") in self.state.bindings(value.path):
                 return False
-            return all(not imp.star or self._module_file(value.path, imp.module) for imp in fi.imports)
+            return all(not imp.star or self.module_file(value.path, imp.module) for imp in fi.imports)
         if value.symbol < 0 or value.kind in ("function", "callable"):
             return False
         scope = self.class_scope(fi, value.symbol)
-        if scope >= 0 and ((scope, "__getattr__") in self.ix.bindings(value.path) or (scope, "__getattribute__") in self.ix.bindings(value.path)):
+        if scope >= 0 and ((scope, "__getattr__") in self.state.bindings(value.path) or (scope, "__getattribute__") in self.state.bindings(value.path)):
             return False
         cls = fi.symbols[value.symbol]
         for base in cls.bases:

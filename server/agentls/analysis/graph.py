@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
     from agentls.analysis.modules import PythonModules
+    from agentls.analysis.state import IndexState
 
 
 @dataclass
@@ -62,15 +62,15 @@ def _existing(mods: PythonModules, name: str, ancestors: bool) -> str | None:
     return None
 
 
-def build_graph(ix: WorkspaceIndex, path: str | None, language: str | None = None) -> DependencyGraph:
+def build_graph(state: IndexState, path: str | None, language: str | None = None) -> DependencyGraph:
     """The graph of the whole workspace, or of the files under `path` (a file or folder)."""
     edges: set[tuple[str, str]] = set()
     nodes: set[str] = set()
-    mods = ix.py_modules
-    for rel, fi in ix.files.items():
+    mods = state.py_modules
+    for rel, fi in state.files.items():
         if path and path != "." and not (rel == path or rel.startswith(path.rstrip("/") + "/")):
             continue
-        system = ix.module_system(rel)
+        system = state.module_system(rel)
         if language == "python" and system != "python":
             continue
         if system == "python":
@@ -94,7 +94,7 @@ def build_graph(ix: WorkspaceIndex, path: str | None, language: str | None = Non
         else:
             nodes.add(rel)
             for imp in fi.imports:
-                target = ix.es_modules.resolve(rel, imp.module)
+                target = state.es_modules.resolve(rel, imp.module)
                 if target and target != rel:
                     edges.add((rel, target))
     nodes.update(b for _, b in edges)

@@ -16,7 +16,7 @@ from agentls.analysis.keys import MAX_DEPTH, Key
 from agentls.analysis.model import CLASS
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.state import IndexState
 
 Cls = tuple[str, int]  # (path, symbol index) of a class or interface
 
@@ -24,8 +24,8 @@ Cls = tuple[str, int]  # (path, symbol index) of a class or interface
 class Groups:
     """One question's worth of memoised base walks (the index may change between questions)."""
 
-    def __init__(self, ix: WorkspaceIndex) -> None:
-        self.ix = ix
+    def __init__(self, state: IndexState) -> None:
+        self.state = state
         self._bases: dict[Cls, list[Cls]] = {}
         self._above: dict[Cls, frozenset[Cls]] = {}
 
@@ -33,13 +33,13 @@ class Groups:
         """The class or interface whose body binds `key`, if it is a member."""
         if key.scope < 0:
             return None
-        fi = self.ix.files.get(key.path)
+        fi = self.state.files.get(key.path)
         if fi is None or key.scope >= len(fi.scopes):
             return None
         scope = fi.scopes[key.scope]
         if scope.kind != CLASS or scope.owner < 0:
             return None
-        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+        syms = self.state.bindings(key.path).get((key.scope, key.name), [])
         if not syms or any(fi.symbols[i].kind == "type_parameter" for i in syms):
             return None  # a class's generic parameter is its own, not a member
         return (key.path, scope.owner)
@@ -49,9 +49,9 @@ class Groups:
         if got is None:
             got = []
             path, i = cls
-            sym = self.ix.files[path].symbols[i]
+            sym = self.state.files[path].symbols[i]
             for text in sym.bases:
-                value = self.ix.resolver.eval_dotted(path, text, sym.start)
+                value = self.state.resolver.eval_dotted(path, text, sym.start)
                 if value is not None and value.kind in ("class", "instance") and value.symbol >= 0:
                     got.append((value.path, value.symbol))
             self._bases[cls] = got
@@ -74,10 +74,10 @@ class Groups:
 
     def declares(self, cls: Cls, name: str) -> Key | None:
         path, i = cls
-        fi = self.ix.files[path]
-        scope = self.ix.resolver.class_scope(fi, i)
+        fi = self.state.files[path]
+        scope = self.state.resolver.class_scope(fi, i)
         key = Key(path, scope, name)
-        if scope >= 0 and (scope, name) in self.ix.bindings(path) and self.owner(key) is not None:
+        if scope >= 0 and (scope, name) in self.state.bindings(path) and self.owner(key) is not None:
             return key
         return None
 
@@ -96,13 +96,13 @@ class Groups:
         """Every member key grouped with `key` (just `key` when it is not a class member,
         or when its language's reference tools do not group: language.json
         `member_groups` — the TS service groups, jedi and pyright do not)."""
-        spec = self.ix.spec(key.path)
+        spec = self.state.spec(key.path)
         if spec is None or not spec.options.get("member_groups", False) or self.owner(key) is None:
             return {key}
         mine = self.members_above(key)
         out = set(mine)
-        for path, i in self.ix.defs_by_name().get(key.name, []):
-            fi = self.ix.files[path]
+        for path, i in self.state.defs_by_name().get(key.name, []):
+            fi = self.state.files[path]
             other = Key(path, fi.symbols[i].scope, key.name)
             if other in out or self.owner(other) is None:
                 continue
@@ -115,9 +115,9 @@ class Groups:
         (assigned in several places or not), and it is not an overloaded method: then a
         member use whose receiver does not resolve can hardly mean another. (Overloads
         mostly mirror a built-in API: `Observable.forEach` and `array.forEach`.)"""
-        found = [(p, i) for p, i in self.ix.defs_by_name().get(name, []) if self.owner(Key(p, self.ix.files[p].symbols[i].scope, name)) is not None]
-        keys = {Key(p, self.ix.files[p].symbols[i].scope, name) for p, i in found}
+        found = [(p, i) for p, i in self.state.defs_by_name().get(name, []) if self.owner(Key(p, self.state.files[p].symbols[i].scope, name)) is not None]
+        keys = {Key(p, self.state.files[p].symbols[i].scope, name) for p, i in found}
         if len(keys) != 1:
             return None
-        functions = sum(1 for p, i in found if self.ix.files[p].symbols[i].kind in ("function", "method"))
+        functions = sum(1 for p, i in found if self.state.files[p].symbols[i].kind in ("function", "method"))
         return None if functions > 1 else keys.pop()

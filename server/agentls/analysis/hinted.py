@@ -14,11 +14,11 @@ from agentls.analysis.keys import EXTERNAL, Key, Value
 from agentls.analysis.model import FileIndex, Symbol
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.view import IndexView
 
 
 class HintedValues:
-    ix: WorkspaceIndex
+    state: IndexView
 
     def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
         raise NotImplementedError
@@ -36,10 +36,10 @@ class HintedValues:
         """The symbols of a binding that give its value at `offset`: used in the scope it
         binds in, the last assignment before it (source order, as a type checker's flow
         sees a straight line); from a nested scope, or with none before it, all of them."""
-        fi = self.ix.files.get(key.path)
+        fi = self.state.files.get(key.path)
         if key.scope < 0 or fi is None:
             return []
-        syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+        syms = self.state.bindings(key.path).get((key.scope, key.name), [])
         if len(syms) < 2 or key.path != path or self.innermost_scope(fi, offset) != key.scope:
             return syms
         before = [i for i in syms if fi.symbols[i].sel_start <= offset]
@@ -48,7 +48,7 @@ class HintedValues:
     def flow_mark(self, path: str, fi: FileIndex, scope: int, name: str, offset: int) -> int:
         """How many assignments of `name` in `scope` come before `offset`: what `reaching`
         depends on, so a cached evaluation is kept apart per assignment reached."""
-        syms = self.ix.bindings(path).get((scope, name))
+        syms = self.state.bindings(path).get((scope, name))
         if not syms or len(syms) < 2:
             return 0
         return sum(1 for i in syms if fi.symbols[i].sel_start <= offset)
@@ -73,10 +73,10 @@ class HintedValues:
             key = self.member(owner, last, depth + 1) if owner is not None else None
         else:
             key = self.lookup(path, last, sym.start, depth + 1)
-        fi = self.ix.files.get(key.path) if key is not None and key.scope >= 0 else None
+        fi = self.state.files.get(key.path) if key is not None and key.scope >= 0 else None
         if key is None or fi is None:
             return None
-        for i in self.ix.bindings(key.path).get((key.scope, key.name), []):
+        for i in self.state.bindings(key.path).get((key.scope, key.name), []):
             d = fi.symbols[i]
             if d.kind == "class":
                 return None if called else Value("instance", key.path, i)
@@ -101,15 +101,15 @@ class HintedValues:
                 return None
             if key.external or key.scope < 0:
                 return Key(f"{key.path}.{key.name}()", EXTERNAL, name)
-            fi = self.ix.files[key.path]
-            syms = [fi.symbols[i] for i in self.ix.bindings(key.path).get((key.scope, key.name), [])]
+            fi = self.state.files[key.path]
+            syms = [fi.symbols[i] for i in self.state.bindings(key.path).get((key.scope, key.name), [])]
             if any(s.kind == "class" for s in syms):  # `Foo(x=1)`: Foo.__init__'s x
-                key = self.member(Value("class", key.path, self.ix.bindings(key.path)[(key.scope, key.name)][0]), "__init__")
+                key = self.member(Value("class", key.path, self.state.bindings(key.path)[(key.scope, key.name)][0]), "__init__")
                 continue
-            starts = self.ix.scope_starts(key.path)
+            starts = self.state.scope_starts(key.path)
             for sym in reversed(syms):  # the implementation after its overloads
                 i = bisect_left(starts, sym.start)
-                params = self.ix.bindings(key.path).get((i, name), []) if sym.kind in ("function", "method") and i < len(starts) else []
+                params = self.state.bindings(key.path).get((i, name), []) if sym.kind in ("function", "method") and i < len(starts) else []
                 if any(fi.symbols[j].kind == "parameter" for j in params):  # not a local of `**kwargs`
                     return Key(key.path, i, name)
             return None

@@ -17,8 +17,8 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
     from agentls.analysis.modules import PythonModules
+    from agentls.analysis.view import IndexView
 
 
 class Importers:
@@ -37,9 +37,9 @@ class Importers:
     def reset(self) -> None:
         self._state = None
 
-    def candidates(self, ix: WorkspaceIndex, path: str) -> set[str]:
+    def candidates(self, state: IndexView, path: str) -> set[str]:
         """`path` and every file that imports it, directly or through importers."""
-        self.refresh(ix)
+        self.refresh(state)
         seen = {path}
         queue = deque([path])
         while queue:
@@ -47,18 +47,18 @@ class Importers:
                 if importer not in seen:
                     seen.add(importer)
                     queue.append(importer)
-        if ix.module_system(path) == "python":
-            seen |= self._through_packages(ix, path)
+        if state.module_system(path) == "python":
+            seen |= self._through_packages(state, path)
         return seen
 
-    def _through_packages(self, ix: WorkspaceIndex, path: str) -> set[str]:
+    def _through_packages(self, state: IndexView, path: str) -> set[str]:
         """Files importing a package above `path` and naming `path`'s module (`pkg.mod`)."""
-        mods = ix.py_modules
+        mods = state.py_modules
         name = mods.name_of.get(path)
         if not name or "." not in name:
             return set()
         own = name.rsplit(".", 1)[1]
-        naming = ix.files_with_word(own)
+        naming = state.files_with_word(own)
         out: set[str] = set()
         package = name
         while "." in package:
@@ -69,28 +69,28 @@ class Importers:
         return out
 
     # --- the import map ----------------------------------------------------------------
-    def refresh(self, ix: WorkspaceIndex) -> None:
+    def refresh(self, state: IndexView) -> None:
         """Bring the import map up to date (built whole on first use or when files come
         or go; a changed file folded in again)."""
-        state = (ix.py_modules, ix.es_modules)
-        if self._state is None or self._state[0] is not state[0] or self._state[1] is not state[1]:
-            self._state = state
+        maps = (state.py_modules, state.es_modules)
+        if self._state is None or self._state[0] is not maps[0] or self._state[1] is not maps[1]:
+            self._state = maps
             self._targets, self._reverse, self._dirty, self._memo = {}, {}, set(), {}
-            for path in ix.files:
-                self._add(ix, path)
+            for path in state.files:
+                self._add(state, path)
             return
         dirty, self._dirty = self._dirty, set()
         for path in dirty:
             for target in self._targets.pop(path, ()):
                 self._reverse.get(target, set()).discard(path)
-            if path in ix.files:
-                self._add(ix, path)
+            if path in state.files:
+                self._add(state, path)
 
-    def _add(self, ix: WorkspaceIndex, path: str) -> None:
+    def _add(self, state: IndexView, path: str) -> None:
         targets: set[str] = set()
-        fi = ix.files[path]
-        if ix.module_system(path) == "python":
-            mods = ix.py_modules
+        fi = state.files[path]
+        if state.module_system(path) == "python":
+            mods = state.py_modules
             memo = self._memo
             for imp in fi.imports:
                 absolute = mods.absolute(path, imp.module)
@@ -102,7 +102,7 @@ class Importers:
                 targets.update(found)
         else:
             for imp in fi.imports:
-                target = ix.es_modules.resolve(path, imp.module)
+                target = state.es_modules.resolve(path, imp.module)
                 if target:
                     targets.add(target)
         targets.discard(path)

@@ -126,7 +126,7 @@ class FileIndex:
     symbols: list[Symbol]
     imports: list[Import]
     exports: list[Export]
-    # The occurrence table is filled on first use (see WorkspaceIndex.ensure_occurrences):
+    # The occurrence table is filled on first use (see IndexState.ensure_occurrences):
     names: list[str] | None  # distinct identifier texts
     occ_name: array[int] | None  # per occurrence: index into names
     occ_start: array[int] | None  # per occurrence: byte offset (sorted)
@@ -162,7 +162,7 @@ class FileIndex:
         return self._top
 
     def table(self) -> Occurrences:
-        """The occurrence table; only valid once filled (WorkspaceIndex.ensure_occurrences)."""
+        """The occurrence table; only valid once filled (IndexState.ensure_occurrences)."""
         if self.names is None or self.occ_name is None or self.occ_start is None or self.occ_recv is None:
             raise LookupError(f"{self.path}: occurrence table not filled")
         return Occurrences(self.names, self.occ_name, self.occ_start, self.occ_recv)

@@ -13,23 +13,20 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.answers import key_at, location
+from agentls.analysis.answers import key_at
 from agentls.analysis.groups import Groups
 from agentls.analysis.keys import Key
+from agentls.analysis.locations import location
 from agentls.analysis.model import BLOCK, CLASS, FUNCTION, Location, Resolution, is_member
+from agentls.analysis.remembered import Uses
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
-
-
-#: A file's uses of a key: their byte offsets, and the name at each (one string when all
-#: are the same name, as they are but for aliases).
-Uses = tuple["array[int]", "str | list[str]"]
+    from agentls.analysis.state import IndexState
 
 
 @dataclass(slots=True)
@@ -47,71 +44,24 @@ class Plan:
     found: dict[str, Uses] = field(default_factory=dict)  # the uses per file, as found
 
 
-#: Searches remembered per index (by key, while no file changes): an editor asks again
-#: for the same symbol (peek, then the references view; the agent's tools after the user).
-#: Bounded by searches and by the uses they hold (4 bytes each, plus the name lists).
-REMEMBERED = 512
-REMEMBERED_USES = 500_000
-
-
-class Remembered:
-    """The last searches' uses per file (at most REMEMBERED searches, REMEMBERED_USES uses),
-    valid for one index generation; the least recently asked go first."""
-
-    def __init__(self) -> None:
-        self.generation = -1
-        self.entries: OrderedDict[Key, dict[str, Uses]] = OrderedDict()
-        self.uses = 0
-
-    def _start(self, generation: int) -> None:
-        self.entries.clear()
-        self.uses = 0
-        self.generation = generation
-
-    def get(self, key: Key, generation: int) -> dict[str, Uses] | None:
-        if generation != self.generation:
-            self._start(generation)
-            return None
-        found = self.entries.get(key)
-        if found is not None:
-            self.entries.move_to_end(key)
-        return found
-
-    def put(self, key: Key, generation: int, found: dict[str, Uses]) -> None:
-        if generation != self.generation:
-            self._start(generation)
-        old = self.entries.pop(key, None)
-        if old is not None:
-            self.uses -= _count(old)
-        self.entries[key] = found
-        self.uses += _count(found)
-        while len(self.entries) > 1 and (len(self.entries) > REMEMBERED or self.uses > REMEMBERED_USES):
-            _, dropped = self.entries.popitem(last=False)
-            self.uses -= _count(dropped)
-
-
-def _count(found: dict[str, Uses]) -> int:
-    return sum(len(starts) for starts, _ in found.values())
-
-
-def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Plan:
-    key, name, occ = key_at(ix, path, line, character)
+def plan(state: IndexState, path: str, line: int, character: int, include_declaration: bool) -> Plan:
+    key, name, occ = key_at(state, path, line, character)
     if occ < 0:
         return Plan(name, answer=Resolution([], "none"))
-    groups = Groups(ix)
-    if key is None and is_member(ix.ensure_occurrences(path).recv[occ]) and not ix.resolver.unknowable(path, occ):
+    groups = Groups(state)
+    if key is None and is_member(state.ensure_occurrences(path).recv[occ]) and not state.resolver.unknowable(path, occ):
         key = groups.sole_member(name)  # `obj.attr` on an unknown obj: the only `attr` there is
     if key is None:
-        return Plan(name, answer=_unresolved(ix, path, occ, name))
+        return Plan(name, answer=_unresolved(state, path, occ, name))
     out = Plan(name, key, groups.group(key), include_declaration=include_declaration)  # a member with the members it implements or overrides
-    scope_kind = ix.files[key.path].scopes[key.scope].kind if key.scope >= 0 and key.path in ix.files else ""
+    scope_kind = state.files[key.path].scopes[key.scope].kind if key.scope >= 0 and key.path in state.files else ""
     for k in out.keys:
-        if k.scope >= 0 and k.path in ix.files:
-            fi = ix.files[k.path]
-            for i in ix.bindings(k.path).get((k.scope, k.name), []):
+        if k.scope >= 0 and k.path in state.files:
+            fi = state.files[k.path]
+            for i in state.bindings(k.path).get((k.scope, k.name), []):
                 out.decl_sites.add((k.path, fi.symbols[i].sel_start))
-    out.generation = ix.generation
-    out.cached = ix.remembered.get(key, ix.generation)
+    out.generation = state.generation
+    out.cached = state.remembered.get(key, state.generation)
     if out.cached is not None:
         out.candidates = sorted(out.cached)
         return out
@@ -119,29 +69,29 @@ def plan(ix: WorkspaceIndex, path: str, line: int, character: int, include_decla
     # the only class member of that name in the workspace: a member use whose receiver
     # does not resolve can only mean it
     out.unique_member = groups.owner(key) is not None and groups.sole_member(key.name) == key
-    keyword = scope_kind == FUNCTION and _keyword_parameter(ix, key)  # `f(x=1)` elsewhere
+    keyword = scope_kind == FUNCTION and _keyword_parameter(state, key)  # `f(x=1)` elsewhere
     if scope_kind in (FUNCTION, BLOCK) and not keyword:
         out.candidates = [key.path]  # a local: no other file can name it
-    elif (key.scope in (0, -1) or keyword) and key.path in ix.files:  # module level, the module, or a parameter its importers name
-        reach = ix.importers.candidates(ix, key.path)
+    elif (key.scope in (0, -1) or keyword) and key.path in state.files:  # module level, the module, or a parameter its importers name
+        reach = state.importers.candidates(state, key.path)
         if keyword:  # `f(x=1)` names f too: a file without f's name cannot name f's x
-            callers = _callers(ix, key)
+            callers = _callers(state, key)
             if callers is not None:
-                reach = {f for f in reach if f == key.path or any(f in ix.files_with_word(w) for w in callers)}
-        out.candidates = sorted(f for f in ix.files_with_word(wanted) if f in reach)
+                reach = {f for f in reach if f == key.path or any(f in state.files_with_word(w) for w in callers)}
+        out.candidates = sorted(f for f in state.files_with_word(wanted) if f in reach)
     else:
-        out.candidates = sorted(ix.files_with_word(wanted))
+        out.candidates = sorted(state.files_with_word(wanted))
     return out
 
 
-def _keyword_parameter(ix: WorkspaceIndex, key: Key) -> bool:
+def _keyword_parameter(state: IndexState, key: Key) -> bool:
     """A parameter that calls in other files can name (`f(emoji=True)`, language.json
     `keyword_arguments`): not a local, unless it is the instance (`self`)."""
-    spec = ix.spec(key.path)
+    spec = state.spec(key.path)
     if spec is None or not spec.options.get("keyword_arguments") or key.name in spec.self_names:
         return False
-    fi = ix.files[key.path]
-    return any(fi.symbols[i].kind == "parameter" for i in ix.bindings(key.path).get((key.scope, key.name), []))
+    fi = state.files[key.path]
+    return any(fi.symbols[i].kind == "parameter" for i in state.bindings(key.path).get((key.scope, key.name), []))
 
 
 #: Methods called by another name: `Foo(x=1)` runs `Foo.__init__`; an instance call
@@ -150,11 +100,11 @@ _CALLED_AS_CLASS = frozenset({"__init__", "__new__"})
 _CALLED_WITHOUT_NAME = frozenset({"__call__"})
 
 
-def _callers(ix: WorkspaceIndex, key: Key) -> set[str] | None:
+def _callers(state: IndexState, key: Key) -> set[str] | None:
     """The words a call passing the parameter `key` by keyword must contain (the
     function's name, or its class's for a constructor); none for a lambda's; None when
     the call may name nothing (`obj(x=1)` calling `__call__`)."""
-    fi = ix.files[key.path]
+    fi = state.files[key.path]
     owner = fi.scopes[key.scope].owner
     if owner < 0:
         return set()  # a lambda's: no name to call it by elsewhere
@@ -167,45 +117,45 @@ def _callers(ix: WorkspaceIndex, key: Key) -> set[str] | None:
     return {function.name}
 
 
-def _uses(ix: WorkspaceIndex, p: Plan, path: str) -> list[int]:
+def _uses(state: IndexState, p: Plan, path: str) -> list[int]:
     """The occurrences in `path` that name the plan's key, in source order."""
     assert p.key is not None
     keys, name = p.keys, p.key.name or p.name
-    table = ix.ensure_occurrences(path)
+    table = state.ensure_occurrences(path)
     names = {name}
-    for imp in ix.files[path].imports:
+    for imp in state.files[path].imports:
         if imp.name == name and imp.alias and imp.alias != name:
             names.add(imp.alias)
     memo: dict[Any, Any] = {}
     found: list[int] = []
     for n in names:
-        for occ in ix.occurrences_of(path, n):
-            got = ix.resolver.resolve_occurrence(path, occ, memo, table)
-            if got in keys or (got is None and p.unique_member and n == name and is_member(table.recv[occ]) and not ix.resolver.unknowable(path, occ)):
+        for occ in state.occurrences_of(path, n):
+            got = state.resolver.resolve_occurrence(path, occ, memo, table)
+            if got in keys or (got is None and p.unique_member and n == name and is_member(table.recv[occ]) and not state.resolver.unknowable(path, occ)):
                 found.append(occ)
     found.sort()
     return found
 
 
-def in_file(ix: WorkspaceIndex, p: Plan, path: str) -> list[Location]:
+def in_file(state: IndexState, p: Plan, path: str) -> list[Location]:
     """The plan's references in one file, in source order (remembered, when the whole
     search completes, for the next question on the same key: as byte offsets and names,
     so answering it again needs neither the file's tables nor its unpacked index)."""
-    if path not in ix.files or p.key is None:
+    if path not in state.files or p.key is None:
         return []
     if p.cached is not None:
         starts, names = p.cached[path]
     else:
-        table = ix.ensure_occurrences(path)
-        found = _uses(ix, p, path)
+        table = state.ensure_occurrences(path)
+        found = _uses(state, p, path)
         starts = array("I", (table.start[o] for o in found))
         texts = [table.text(o) for o in found]
         names = texts[0] if texts and texts.count(texts[0]) == len(texts) else texts
         if found:
             p.found[path] = (starts, names)
-        if path == p.candidates[-1] and ix.generation == p.generation:
-            ix.remembered.put(p.key, p.generation, p.found)
-    position = ix.positions(path)
+        if path == p.candidates[-1] and state.generation == p.generation:
+            state.remembered.put(p.key, p.generation, p.found)
+    position = state.positions(path)
     locs: list[Location] = []
     for k, start in enumerate(starts):
         if not p.include_declaration and (path, start) in p.decl_sites:
@@ -215,11 +165,11 @@ def in_file(ix: WorkspaceIndex, p: Plan, path: str) -> list[Location]:
     return locs
 
 
-def references(ix: WorkspaceIndex, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
-    p = plan(ix, path, line, character, include_declaration)
+def references(state: IndexState, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
+    p = plan(state, path, line, character, include_declaration)
     if p.answer is not None:
         return p.answer
-    locs = [loc for candidate in p.candidates for loc in in_file(ix, p, candidate)]
+    locs = [loc for candidate in p.candidates for loc in in_file(state, p, candidate)]
     return Resolution(locs, "resolved", p.name)
 
 
@@ -228,28 +178,30 @@ class ContentModified(RuntimeError):
 
 
 def stream(
-    ix: WorkspaceIndex, lock: Any, path: str, line: int, character: int, include_declaration: bool, slice_s: float
+    state: IndexState, hold: Callable[[], AbstractContextManager[None]], path: str, line: int, character: int,
+    include_declaration: bool, slice_s: float,
 ) -> Iterator[list[Location]]:
-    """`references` in slices of about `slice_s` of work, each computed under `lock`."""
-    with lock, ix.question():
-        rel = ix._rel(path)
+    """`references` in slices of about `slice_s` of work, each computed inside `hold()`
+    (the index's lock, and its GC discipline for questions)."""
+    with hold():
+        rel = state.indexed(path)
         if rel is None:
             return
-        p = plan(ix, rel, line, character, include_declaration)
-        generation = ix.generation
+        p = plan(state, rel, line, character, include_declaration)
+        generation = state.generation
     if p.answer is not None:
         if p.answer.locations:
             yield p.answer.locations
         return
     i = 0
     while i < len(p.candidates):
-        with lock, ix.question():
-            if ix.generation != generation:
+        with hold():
+            if state.generation != generation:
                 raise ContentModified("the workspace changed while references were searched")
             batch: list[Location] = []
             until = time.perf_counter() + slice_s
             while True:  # at least one file a slice
-                batch += in_file(ix, p, p.candidates[i])
+                batch += in_file(state, p, p.candidates[i])
                 i += 1
                 if i >= len(p.candidates) or time.perf_counter() >= until:
                     break
@@ -257,29 +209,29 @@ def stream(
             yield batch
 
 
-def _unresolved(ix: WorkspaceIndex, path: str, occ: int, name: str) -> Resolution:
+def _unresolved(state: IndexState, path: str, occ: int, name: str) -> Resolution:
     """References of a use that does not resolve: the uses of the same name in the same
     file that do not resolve either, members with members and plain names with plain names.
     Every occurrence of the name in the workspace would be mostly noise."""
-    table = ix.ensure_occurrences(path)
+    table = state.ensure_occurrences(path)
     member = is_member(table.recv[occ])
     memo: dict[Any, Any] = {}
     locs = []
-    for o in ix.occurrences_of(path, name):
-        if is_member(table.recv[o]) == member and ix.resolver.resolve_occurrence(path, o, memo) is None:
+    for o in state.occurrences_of(path, name):
+        if is_member(table.recv[o]) == member and state.resolver.resolve_occurrence(path, o, memo) is None:
             start = table.start[o]
-            locs.append(location(ix, path, start, start + len(name.encode("utf-8")), name))
+            locs.append(location(state, path, start, start + len(name.encode("utf-8")), name))
     return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")
 
 
-def references_by_name(ix: WorkspaceIndex, name: str, path: str | None, limit: int) -> Resolution:
+def references_by_name(state: IndexState, name: str, path: str | None, limit: int) -> Resolution:
     locs: list[Location] = []
-    for p in sorted(ix.files_with_word(name)):
-        if p in ix.files:
-            table = ix.ensure_occurrences(p)
-            for o in ix.occurrences_of(p, name):
+    for p in sorted(state.files_with_word(name)):
+        if p in state.files:
+            table = state.ensure_occurrences(p)
+            for o in state.occurrences_of(p, name):
                 start = table.start[o]
-                locs.append(location(ix, p, start, start + len(name.encode("utf-8")), name))
+                locs.append(location(state, p, start, start + len(name.encode("utf-8")), name))
                 if len(locs) >= limit:
                     break
     locs.sort(key=lambda loc: (loc.path != path, loc.path, loc.start))

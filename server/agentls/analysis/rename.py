@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from agentls.analysis import answers, references
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
     from agentls.analysis.keys import Key
+    from agentls.analysis.state import IndexState
 
 _JS_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 _JS_RESERVED = frozenset(
@@ -63,9 +63,9 @@ def valid_name(path: str, name: str) -> str | None:
     return None
 
 
-def _target(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[Key, str, int]:
+def _target(state: IndexState, path: str, line: int, character: int) -> tuple[Key, str, int]:
     """The binding named at the position, its name and occurrence, if it can be renamed."""
-    key, name, occ = answers.key_at(ix, path, line, character)
+    key, name, occ = answers.key_at(state, path, line, character)
     if occ < 0:
         raise RenameRefused(f"no name at {path}:{line + 1}:{character + 1}")
     if key is None:
@@ -80,32 +80,32 @@ def _target(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[K
     return key, name, occ
 
 
-def prepare_rename(ix: WorkspaceIndex, path: str, line: int, character: int) -> tuple[str, Position, Position]:
+def prepare_rename(state: IndexState, path: str, line: int, character: int) -> tuple[str, Position, Position]:
     """The name at the position and its range, if the binding it names can be renamed
     (LSP `prepareRename`); raises RenameRefused with the reason otherwise."""
-    _key, name, occ = _target(ix, path, line, character)
-    table = ix.ensure_occurrences(path)
-    li = ix.line_index(path)
+    _key, name, occ = _target(state, path, line, character)
+    table = state.ensure_occurrences(path)
+    li = state.line_index(path)
     start = table.start[occ]
     if li is None:
         raise RenameRefused(f"{path} cannot be read")
     return name, li.position(start), li.position(start + len(name.encode("utf-8")))
 
 
-def plan_rename(ix: WorkspaceIndex, path: str, line: int, character: int, new: str) -> RenamePlan:
+def plan_rename(state: IndexState, path: str, line: int, character: int, new: str) -> RenamePlan:
     """The rename of the binding named at (line, UTF-16 character) of `path` to `new`
     (`path` relative and indexed; the caller holds the index's lock)."""
-    key, name, _occ = _target(ix, path, line, character)
+    key, name, _occ = _target(state, path, line, character)
     if (why := valid_name(path, new)) is not None:
         raise RenameRefused(why)
     if name == new:
         raise RenameRefused(f"the name is already {new!r}")
-    if key.scope >= 0 and ix.bindings(key.path).get((key.scope, new)):
+    if key.scope >= 0 and state.bindings(key.path).get((key.scope, new)):
         raise RenameRefused(f"{new!r} is already defined in the same scope in {key.path}")
-    result = references.references(ix, path, line, character, True)
+    result = references.references(state, path, line, character, True)
     plan = RenamePlan(name, new)
     for loc in result.locations:
-        li = ix.line_index(loc.path)
+        li = state.line_index(loc.path)
         start = li.offset(*loc.start) if li is not None else None
         end = li.offset(*loc.end) if li is not None else None
         if start is None or end is None or li is None or li.data[start:end] != name.encode():
@@ -120,14 +120,14 @@ def plan_rename(ix: WorkspaceIndex, path: str, line: int, character: int, new: s
     return plan
 
 
-def position_of(ix: WorkspaceIndex, path: str, symbol: str) -> tuple[int, int] | None:
+def position_of(state: IndexState, path: str, symbol: str) -> tuple[int, int] | None:
     """Where `symbol` (a name, or `Class.method`) is best named in `path`: its definition
     there, else its first occurrence; (line, UTF-16 character), or None."""
     parts = [p for p in re.split(r"[.#:]+", symbol.strip().removesuffix("()")) if p]
     if not parts:
         return None
     name, container = parts[-1], parts[-2] if len(parts) > 1 else None
-    fi, li = ix.files[path], ix.line_index(path)
+    fi, li = state.files[path], state.line_index(path)
     if li is None:
         return None
     for sym in fi.symbols:
@@ -136,8 +136,8 @@ def position_of(ix: WorkspaceIndex, path: str, symbol: str) -> tuple[int, int] |
         parent = fi.symbols[sym.parent].name if sym.parent >= 0 else None
         if container is None or parent == container:
             return li.position(sym.sel_start)
-    table = ix.ensure_occurrences(path)
-    for occ in ix.occurrences_of(path, name):
+    table = state.ensure_occurrences(path)
+    for occ in state.occurrences_of(path, name):
         return li.position(table.start[occ])
     return None
 

@@ -15,9 +15,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from agentls.analysis.model import SymbolNode
+from agentls.analysis.symbols import document_symbols
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.state import IndexState
 
 SHOWN_KINDS = frozenset({"function", "method", "class", "interface", "type", "enum", "constant", "variable"})
 DAMPING = 0.85
@@ -57,28 +58,29 @@ def _pagerank(edges: dict[str, dict[str, float]], files: list[str], focus: set[s
     return rank
 
 
-def repo_map(ix: WorkspaceIndex, budget_chars: int, focus: Iterable[str] = ()) -> str:
+def repo_map(state: IndexState, budget_chars: int, focus: Iterable[str] = ()) -> str:
     """The map as text: `path` lines, each followed by its definitions' signatures."""
-    files = sorted(ix.files)
+    files = sorted(state.files)
     if not files:
         return ""
-    defs = ix.defs_by_name()
+    defs = state.defs_by_name()
     refs: dict[str, int] = {}  # (name) → files other than its own that use it
     edges: dict[str, dict[str, float]] = {f: {} for f in files}
     for f in files:
-        for word in ix.words(f):
+        for word in state.words(f):
             for path, _i in defs.get(word, ()):
                 if path != f:
                     edges[f][path] = edges[f].get(path, 0.0) + 1.0
                     refs[f"{path}\0{word}"] = refs.get(f"{path}\0{word}", 0) + 1
-    focus_set = {f for f in focus if f in ix.files}
+    focus_set = {f for f in focus if f in state.files}
     rank = _pagerank(edges, files, focus_set)
     ordered = sorted(files, key=lambda f: (f not in focus_set, -rank[f], f))
     lines: list[str] = []
     used = 0
     left: list[str] = []
     for f in ordered:
-        entries = list(_flatten(ix.document_symbols(f)))
+        rel = state.indexed(f)  # as the index's document_symbols asks: by the file's real path
+        entries = list(_flatten(document_symbols(state, rel))) if rel else []
         block = [f]
         for depth, node in entries:
             block.append("  " * (depth + 1) + node.detail.split("\n", 1)[0])

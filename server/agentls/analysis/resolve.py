@@ -30,27 +30,27 @@ from agentls.analysis.model import (
 )
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.view import IndexView
 
 class Resolver(DeadEnds):
-    def __init__(self, index: WorkspaceIndex) -> None:
-        self.ix = index
+    def __init__(self, state: IndexView) -> None:
+        self.state = state
 
     # --- scopes and bindings ------------------------------------------------------
     def innermost_scope(self, fi: FileIndex, offset: int) -> int:
         scopes = fi.scopes
-        i = bisect_right(self.ix.scope_starts(fi.path), offset) - 1
+        i = bisect_right(self.state.scope_starts(fi.path), offset) - 1
         while i > 0 and not (scopes[i].start <= offset < scopes[i].end):
             i = scopes[i].parent
         return max(i, 0)
 
     def lookup(self, path: str, name: str, offset: int, depth: int = 0) -> Key | None:
         """The binding a bare name at `offset` refers to (imports followed)."""
-        fi = self.ix.files.get(path)
+        fi = self.state.files.get(path)
         if fi is None:
             return None
-        spec = self.ix.spec(path)
-        table = self.ix.bindings(path)
+        spec = self.state.spec(path)
+        table = self.state.bindings(path)
         s = self.innermost_scope(fi, offset)
         first = True
         while s >= 0:
@@ -62,7 +62,7 @@ class Resolver(DeadEnds):
             first = False
         for imp in fi.imports:
             if imp.star and not imp.reexport:
-                target = self._module_file(path, imp.module)
+                target = self.module_file(path, imp.module)
                 if target:
                     key = self.member_of_module(target, name, depth + 1, star=True)
                     if key is not None:
@@ -80,8 +80,8 @@ class Resolver(DeadEnds):
         return any(fi.symbols[i].kind == "type_parameter" for i in syms)
 
     def _follow(self, path: str, scope: int, name: str, offset: int, depth: int) -> Key | None:
-        fi = self.ix.files[path]
-        syms = self.ix.bindings(path)[(scope, name)]
+        fi = self.state.files[path]
+        syms = self.state.bindings(path)[(scope, name)]
         chosen = syms[0]
         for i in syms:
             if fi.symbols[i].sel_start <= offset:
@@ -94,11 +94,11 @@ class Resolver(DeadEnds):
     def follow_import(self, path: str, sym: Symbol, depth: int = 0) -> Key | None:
         if depth > MAX_DEPTH or sym.target < 0:
             return None
-        fi = self.ix.files[path]
+        fi = self.state.files[path]
         imp = fi.imports[sym.target]
-        system = self.ix.module_system(path)
+        system = self.state.module_system(path)
         if system == "python":
-            mods = self.ix.py_modules
+            mods = self.state.py_modules
             absolute = mods.absolute(path, imp.module)
             if imp.name is None:
                 if absolute is None:
@@ -116,35 +116,35 @@ class Resolver(DeadEnds):
                 return Key(sub, -1, "") if sub else None
             key = self.member_of_module(base, imp.name, depth + 1)
             return key if key is not None or not sub else Key(sub, -1, "")
-        target = self._module_file(path, imp.module)
+        target = self.module_file(path, imp.module)
         if target is None:  # a package (`react`), not a broken relative path
             return None if imp.module.startswith(".") else Key(imp.module, EXTERNAL, imp.name or "")
         if imp.name is None:
             return Key(target, -1, "")
         return self.member_of_module(target, imp.name, depth + 1)
 
-    def _module_file(self, path: str, module: str) -> str | None:
-        if self.ix.module_system(path) == "python":
-            mods = self.ix.py_modules
+    def module_file(self, path: str, module: str) -> str | None:
+        if self.state.module_system(path) == "python":
+            mods = self.state.py_modules
             return mods.file_of(mods.absolute(path, module))
-        return self.ix.es_modules.resolve(path, module)
+        return self.state.es_modules.resolve(path, module)
 
     def member_of_module(self, target: str, name: str, depth: int = 0, star: bool = False) -> Key | None:
         """A name exported by a module (following re-exports), or a submodule."""
         if depth > MAX_DEPTH:
             return None
-        fi = self.ix.files.get(target)
+        fi = self.state.files.get(target)
         if fi is None:
             return None
-        system = self.ix.module_system(target)
-        table = self.ix.bindings(target)
+        system = self.state.module_system(target)
+        table = self.state.bindings(target)
         if system == "python":
-            spec = self.ix.spec(target)
+            spec = self.state.spec(target)
             if star and spec is not None and spec.hidden_prefix and name.startswith(spec.hidden_prefix):
                 return None
             if (0, name) in table:
                 return self._follow(target, 0, name, fi.size, depth)
-            mods = self.ix.py_modules
+            mods = self.state.py_modules
             pkg = mods.name_of.get(target)
             if pkg is not None and mods.is_package(target):
                 sub = mods.file_of(f"{pkg}.{name}")
@@ -152,7 +152,7 @@ class Resolver(DeadEnds):
                     return Key(sub, -1, "")
             for imp in fi.imports:
                 if imp.star:
-                    t = self._module_file(target, imp.module)
+                    t = self.module_file(target, imp.module)
                     if t and t != target:
                         key = self.member_of_module(t, name, depth + 1, star=True)
                         if key:
@@ -171,14 +171,14 @@ class Resolver(DeadEnds):
             return self._follow(target, 0, local, fi.size, depth)
         for imp in fi.imports:
             if imp.reexport and not imp.star and (imp.alias or imp.name) == name:
-                t = self._module_file(target, imp.module)
+                t = self.module_file(target, imp.module)
                 if t and imp.name is None:  # `export * as ns from "./m"`
                     return Key(t, -1, "")
                 if t:
                     return self.member_of_module(t, imp.name or name, depth + 1)
         for imp in fi.imports:
             if imp.reexport and imp.star:
-                t = self._module_file(target, imp.module)
+                t = self.module_file(target, imp.module)
                 if t and t != target:
                     key = self.member_of_module(t, name, depth + 1)
                     if key:
@@ -202,13 +202,13 @@ class Resolver(DeadEnds):
         """The binding occurrence `occ` of `path` names. `memo` (one per file and question)
         keeps what a name or a receiver resolved to in each scope: within a scope they
         resolve alike, and a common name is resolved thousands of times per question."""
-        fi = self.ix.files[path]
+        fi = self.state.files[path]
         if table is None:
-            table = self.ix.ensure_occurrences(path)
+            table = self.state.ensure_occurrences(path)
         name = table.text(occ)
         start = table.start[occ]
         recv = table.recv[occ]
-        site = self.ix.def_sites(path).get(start)
+        site = self.state.def_sites(path).get(start)
         if site is not None:
             sym = fi.symbols[site]
             if sym.kind == "import":
@@ -233,10 +233,10 @@ class Resolver(DeadEnds):
         if recv == COMPLEX:
             return None
         if recv == DOC_PARAM:  # the parameter of the function the comment documents
-            starts = self.ix.scope_starts(path)
+            starts = self.state.scope_starts(path)
             i = bisect_right(starts, start)
             for scope in (i, i + 1):  # `const f = (x) => …` opens a block, then the function
-                if scope < len(starts) and (scope, name) in self.ix.bindings(path):
+                if scope < len(starts) and (scope, name) in self.state.bindings(path):
                     return Key(path, scope, name)
             return None
         if recv <= KEYWORD:
@@ -258,7 +258,7 @@ class Resolver(DeadEnds):
         """What an identifier inside an import statement names: a module of its path (one
         outside the workspace too: `contextlib` in `from contextlib import x`), or the
         imported name (`a` in `from m import a as b`); False when not in an import."""
-        starts, order = self.ix.import_spans(path)
+        starts, order = self.state.import_spans(path)
         j = bisect_right(starts, start) - 1
         if j < 0:
             return False
@@ -273,11 +273,11 @@ class Resolver(DeadEnds):
             if not imp.start <= start < imp.end:
                 continue
             if python is None:
-                python = self.ix.module_system(path) == "python"
+                python = self.state.module_system(path) == "python"
             parts = [p for p in imp.module.lstrip(".").split(".") if p] if python else []
             k = -1
             if parts and imp.name is not None:  # `from a.b import c`: the first tokens are a.b
-                occ_starts = self.ix.ensure_occurrences(path).start
+                occ_starts = self.state.ensure_occurrences(path).start
                 k = bisect_left(occ_starts, start) - bisect_left(occ_starts, imp.start)
                 in_module = k < len(parts) and parts[k] == name
             else:
@@ -286,12 +286,12 @@ class Resolver(DeadEnds):
                 if imp.name == name and imp.symbol >= 0 and not imp.reexport and fi.symbols[imp.symbol].sel_start != start:
                     return self.follow_import(path, fi.symbols[imp.symbol])
                 if imp.reexport and (imp.name == name or imp.alias == name):
-                    t = self._module_file(path, imp.module)
+                    t = self.module_file(path, imp.module)
                     return self.member_of_module(t, imp.name or name) if t else None
                 continue
             prefix = imp.module[: len(imp.module) - len(imp.module.lstrip("."))]
             dotted = prefix + ".".join(parts[: (k if k >= 0 else parts.index(name)) + 1])
-            target = self._module_file(path, dotted)
+            target = self.module_file(path, dotted)
             if target:
                 return Key(target, -1, "")
             return None if prefix else Key(dotted, EXTERNAL, "")

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agentls.analysis.answers import location, symbol_location
 from agentls.analysis.docs import detail_of
+from agentls.analysis.locations import location, symbol_location
 from agentls.analysis.model import Location, SymbolNode
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.state import IndexState
 
 OUTLINE_KINDS = {"function", "method", "class", "variable", "constant", "field", "attribute", "property", "interface", "type", "enum", "module"}
 
 
-def document_symbols(ix: WorkspaceIndex, path: str) -> list[SymbolNode]:
-    fi = ix.files[path]
-    li = ix.line_index(path)
+def document_symbols(state: IndexState, path: str) -> list[SymbolNode]:
+    fi = state.files[path]
+    li = state.line_index(path)
     data = li.data if li else b""
     nodes: dict[int, SymbolNode] = {}
     roots: list[SymbolNode] = []
@@ -28,7 +28,7 @@ def document_symbols(ix: WorkspaceIndex, path: str) -> list[SymbolNode]:
         scope_kind = fi.scopes[sym.scope].kind
         if scope_kind not in ("module", "class") and sym.kind not in ("function", "class", "method"):
             continue
-        a, b = location(ix, path, sym.start, sym.end), location(ix, path, sym.sel_start, sym.sel_end)
+        a, b = location(state, path, sym.start, sym.end), location(state, path, sym.sel_start, sym.sel_end)
         node = SymbolNode(sym.name, sym.kind, detail_of(data, sym), (a.start, a.end), (b.start, b.end))
         nodes[i] = node
         parent = sym.parent
@@ -60,29 +60,29 @@ def _fuzzy(query: str, name: str) -> int | None:
     return score + len(n)
 
 
-def workspace_symbols(ix: WorkspaceIndex, query: str, limit: int) -> list[Location]:
+def workspace_symbols(state: IndexState, query: str, limit: int) -> list[Location]:
     scored: list[tuple[int, str, str, int]] = []
-    for name, items in ix.defs_by_name().items():
+    for name, items in state.defs_by_name().items():
         s = _fuzzy(query, name)
         if s is None:
             continue
         for p, i in items:
             scored.append((s, name, p, i))
     scored.sort(key=lambda t: (t[0], t[1], t[2]))
-    return [symbol_location(ix, p, i) for _, _, p, i in scored[:limit]]
+    return [symbol_location(state, p, i) for _, _, p, i in scored[:limit]]
 
 
-def outline(ix: WorkspaceIndex, path: str, max_depth: int) -> dict[str, Any]:
+def outline(state: IndexState, path: str, max_depth: int) -> dict[str, Any]:
     from agentls.analysis.syntax import tree_outline
 
-    data = ix.workspace.read_bytes(path)
+    data = state.workspace.read_bytes(path)
     if data is None:
         raise FileNotFoundError(path)
-    fi = ix.files.get(path)
+    fi = state.files.get(path)
     symbols = [
         {"name": n.name, "kind": n.kind, "detail": n.detail, "line": n.selection[0][0], "children": [
             {"name": c.name, "kind": c.kind, "detail": c.detail, "line": c.selection[0][0]} for c in n.children
         ]}
-        for n in (document_symbols(ix, path) if fi else [])
+        for n in (document_symbols(state, path) if fi else [])
     ]
     return {"path": path, "symbols": symbols, "tree": tree_outline(path, data, max_depth)}

@@ -18,7 +18,7 @@ from agentls.analysis.model import CLASS, FileIndex
 FUNCTIONS = frozenset({"function", "method"})
 
 if TYPE_CHECKING:
-    from agentls.analysis.index import WorkspaceIndex
+    from agentls.analysis.view import IndexView
 
 
 #: Entries of the answer cache before it starts over (a few hundred bytes each).
@@ -34,15 +34,15 @@ class Values(HintedValues):
     result found is good at any depth; "nothing" found at depth d is good for calls at
     depth ≥ d (less budget cannot find more), not for shallower ones."""
 
-    ix: WorkspaceIndex
+    state: IndexView
     _cache: dict[tuple[object, ...], tuple[object, int]]
     _cache_generation: int
 
     def _cached(self) -> dict[tuple[object, ...], tuple[object, int]]:
         cache = getattr(self, "_cache", None)
-        if cache is None or self._cache_generation != self.ix.generation or len(cache) > CACHE_LIMIT:
+        if cache is None or self._cache_generation != self.state.generation or len(cache) > CACHE_LIMIT:
             cache = self._cache = {}
-            self._cache_generation = self.ix.generation
+            self._cache_generation = self.state.generation
         return cache
 
     def _through_cache(self, ck: tuple[object, ...], depth: int, compute: Callable[[], T]) -> T:
@@ -62,7 +62,7 @@ class Values(HintedValues):
     def member_of_module(self, target: str, name: str, depth: int = 0, star: bool = False) -> Key | None:
         raise NotImplementedError
 
-    def _module_file(self, path: str, module: str) -> str | None:
+    def module_file(self, path: str, module: str) -> str | None:
         raise NotImplementedError
 
     def innermost_scope(self, fi: FileIndex, offset: int) -> int:
@@ -79,11 +79,11 @@ class Values(HintedValues):
             return Value("external", f"{key.path}.{key.name}" if key.name else key.path)
         if key.scope == -1:
             return Value("module", key.path)
-        fi = self.ix.files.get(key.path)
+        fi = self.state.files.get(key.path)
         if fi is None:
             return None
         if not syms:
-            syms = self.ix.bindings(key.path).get((key.scope, key.name), [])
+            syms = self.state.bindings(key.path).get((key.scope, key.name), [])
         for i in syms:
             sym = fi.symbols[i]
             if sym.kind in ("class", "interface"):
@@ -141,7 +141,7 @@ class Values(HintedValues):
     def eval_dotted(self, path: str, text: str, offset: int, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
-        fi = self.ix.files.get(path)
+        fi = self.state.files.get(path)
         if fi is None:
             return None
         scope = self.innermost_scope(fi, offset)
@@ -152,7 +152,7 @@ class Values(HintedValues):
     def _eval_dotted(self, path: str, text: str, offset: int, depth: int) -> Value | None:
         parts = text.split(".")
         first = parts[0]
-        spec = self.ix.spec(path)
+        spec = self.state.spec(path)
         value: Value | None
         call = first.endswith("()")
         first = first.removesuffix("()")
@@ -186,7 +186,7 @@ class Values(HintedValues):
         if value.kind in ("class", "callable"):
             return Value("instance", value.path, value.symbol)
         if value.kind == "function":
-            sym = self.ix.files[value.path].symbols[value.symbol]
+            sym = self.state.files[value.path].symbols[value.symbol]
             ret = returns(sym.value)  # Python's `-> Foo` (hints.py), TypeScript's plain type
             if ret:
                 return self._made(value.path, ret[2:], sym.start, depth + 1)
@@ -200,7 +200,7 @@ class Values(HintedValues):
         this = self.enclosing_class(path, offset)
         if this is None:
             return None
-        cls = self.ix.files[path].symbols[this.symbol]
+        cls = self.state.files[path].symbols[this.symbol]
         for base in cls.bases[:1]:
             v = self.eval_dotted(path, base, cls.start, depth + 1)
             if v is not None and v.kind in ("class", "instance"):
@@ -208,7 +208,7 @@ class Values(HintedValues):
         return None
 
     def enclosing_class(self, path: str, offset: int) -> Value | None:
-        fi = self.ix.files[path]
+        fi = self.state.files[path]
         s = self.innermost_scope(fi, offset)
         while s > 0:
             scope = fi.scopes[s]
@@ -237,7 +237,7 @@ class Values(HintedValues):
             return None
         if value.kind == "items":  # a member of the container, not of what it holds
             return Key(BUILTINS + ".list()", EXTERNAL, name)
-        fi = self.ix.files.get(value.path)
+        fi = self.state.files.get(value.path)
         if fi is None or value.symbol < 0:
             return None
         seen = seen if seen is not None else set()
@@ -245,7 +245,7 @@ class Values(HintedValues):
             return None
         seen.add((value.path, value.symbol))
         scope = self.class_scope(fi, value.symbol)
-        own = Key(value.path, scope, name) if scope >= 0 and (scope, name) in self.ix.bindings(value.path) and value.kind != "super" else None
+        own = Key(value.path, scope, name) if scope >= 0 and (scope, name) in self.state.bindings(value.path) and value.kind != "super" else None
         if own is not None and not self.assigned_only(own):
             return own
         cls = fi.symbols[value.symbol]
@@ -260,9 +260,9 @@ class Values(HintedValues):
     def assigned_only(self, key: Key) -> bool:
         """A member the class only assigns (`this.x = …`) where the language makes members
         declared (language.json `members_declared`): it is a base's member if a base has one."""
-        spec = self.ix.spec(key.path)
+        spec = self.state.spec(key.path)
         if spec is None or not spec.options.get("members_declared"):
             return False
-        fi = self.ix.files[key.path]
-        return all(fi.symbols[i].kind == "attribute" for i in self.ix.bindings(key.path).get((key.scope, key.name), []))
+        fi = self.state.files[key.path]
+        return all(fi.symbols[i].kind == "attribute" for i in self.state.bindings(key.path).get((key.scope, key.name), []))
 

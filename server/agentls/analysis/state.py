@@ -1,8 +1,15 @@
-"""Lookup tables the resolver and the answers use, derived per file on first use and
-dropped when the file changes: bindings by (scope, name), definition sites, scope
-starts, the occurrence table (filled lazily), word sets, module maps, line indexes.
-A mixin of WorkspaceIndex (which owns the state these read).
-Must not know: LSP, tools.
+"""The index's state: one FileIndex per analysed file, the trees kept for documents open in
+the editor, and what is derived from them on first use and dropped when a file changes —
+per-file lookup tables (bindings by (scope, name), definition sites, scope starts, import
+spans, word sets, line indexes; at most TABLES_KEPT files' worth), the module maps, the
+word and definition maps (name_maps.py), the import map (importers.py), the resolver
+with its value cache (resolve.py), the searches remembered (remembered.py).
+
+The questions (answers.py, references.py, symbols.py, ...) read it; the indexer
+(indexing.py) alone changes it — the files, the trees, the configs, the generation —, under
+the index's lock, and says what changed (`forget`, `forget_all`). A file changed on disk
+since it was indexed is re-indexed through the `reindex` the index hands in.
+Must not know: the lock, how the workspace is walked, built or cached, LSP, tools.
 """
 
 from __future__ import annotations
@@ -13,13 +20,15 @@ from array import array
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from agentls.analysis.grammar import LanguageSpec, fill_occurrences, language_for
+from agentls.analysis.importers import Importers
 from agentls.analysis.model import FileIndex, Occurrences
 from agentls.analysis.modules import EsModules, PythonModules
 from agentls.analysis.name_maps import NameMaps
+from agentls.analysis.remembered import Remembered
+from agentls.analysis.resolve import Resolver
 from agentls.workspace import LineIndex, Workspace
 
 CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
@@ -28,22 +37,66 @@ CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
 TABLES_KEPT = 800
 _WORD = re.compile(rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*")
 
+Reindex = Callable[[str, bytes], FileIndex | None]
 
-class IndexTables:
-    files: dict[str, FileIndex]
-    workspace: Workspace
-    root: Path
-    configs: list[str]
-    _tables: dict[str, dict[str, Any]]
-    _trees: dict[str, Any]
-    _py: PythonModules | None
-    _es: EsModules | None
-    name_maps: NameMaps
-    _lines: OrderedDict[str, LineIndex]
 
-    def _update(self, rel: str, data: bytes | None, edits: Any) -> FileIndex | None:
-        raise NotImplementedError
+class IndexState:
+    def __init__(self, workspace: Workspace, reindex: Reindex) -> None:
+        self.workspace = workspace
+        self.root = workspace.root
+        self.files: dict[str, FileIndex] = {}
+        self.trees: dict[str, Any] = {}  # the open documents' parse trees, for re-parsing
+        self.configs: list[str] = []  # tsconfig.json / jsconfig.json files
+        self.generation = 0  # +1 whenever a file's content changes (or the whole index)
+        self.name_maps = NameMaps()
+        self.importers = Importers()
+        self.remembered = Remembered()
+        self.resolver = Resolver(self)
+        self._reindex = reindex
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._lines: OrderedDict[str, LineIndex] = OrderedDict()
+        self._py: PythonModules | None = None
+        self._es: EsModules | None = None
 
+    # --- what changed (the indexer says) ----------------------------------------------
+    def forget_all(self) -> None:
+        """Every file may have changed: drop everything derived and start a generation."""
+        self._tables.clear()
+        self._lines.clear()
+        self._py = self._es = None
+        self.name_maps.reset()
+        self.importers.reset()
+        self.generation += 1
+
+    def forget(self, rel: str, structural: bool) -> None:
+        """`rel` changed, appeared or went away (`structural`: the module maps change)."""
+        self._tables.pop(rel, None)
+        self._lines.pop(rel, None)
+        self.name_maps.touch(rel)
+        self.importers.touch(rel)
+        if structural:
+            self._py = self._es = None
+
+    def forget_modules(self) -> None:
+        """A tsconfig/jsconfig changed: the ES module map is made again."""
+        self._es = None
+
+    def warm(self) -> None:
+        """What the first questions need, made by the build rather than by them: the word
+        and definition maps (0.1 s on sympy), the module maps, the import map."""
+        self.defs_by_name()
+        _ = self.py_modules
+        self.importers.refresh(self)
+
+    def indexed(self, path: str) -> str | None:
+        """The workspace-relative path of `path` if the index has it, else None."""
+        try:
+            rel = self.workspace.relative(path)
+        except ValueError:
+            return None
+        return rel if rel in self.files else None
+
+    # --- lookups -----------------------------------------------------------------------
     def spec(self, path: str) -> LanguageSpec | None:
         return language_for(path)
 
@@ -60,10 +113,10 @@ class IndexTables:
     @property
     def es_modules(self) -> EsModules:
         if self._es is None:
-            self._es = EsModules([p for p in self.files if self.module_system(p) == "es"], self._read_text, self.configs)
+            self._es = EsModules([p for p in self.files if self.module_system(p) == "es"], self.read_text, self.configs)
         return self._es
 
-    def _read_text(self, rel: str) -> str | None:
+    def read_text(self, rel: str) -> str | None:
         try:
             return self.workspace.read_text(rel)
         except ValueError:
@@ -121,20 +174,20 @@ class IndexTables:
         fi = self.files[path]
         if fi.has_occurrences:
             return fi.table()
-        tree = self._trees.get(path)
+        tree = self.trees.get(path)
         data = self.workspace.read_bytes(path)
         if data is None:
             fi.names, fi.occ_name, fi.occ_start, fi.occ_recv = [], array("I"), array("I"), array("i")
             return fi.table()
-        if len(data) != fi.size or (fi.mtime_ns >= 0 and self._disk_mtime(path) != fi.mtime_ns):
-            fresh = self._update(path, data, None)
+        if len(data) != fi.size or (fi.mtime_ns >= 0 and self.disk_mtime(path) != fi.mtime_ns):
+            fresh = self._reindex(path, data)
             if fresh is None:
                 raise KeyError(path)
-            fi, tree = fresh, self._trees.get(path)
+            fi, tree = fresh, self.trees.get(path)
         fill_occurrences(fi, data, tree)
         return fi.table()
 
-    def _disk_mtime(self, path: str) -> int:
+    def disk_mtime(self, path: str) -> int:
         try:
             return os.stat(self.root / path).st_mtime_ns
         except OSError:
@@ -174,15 +227,6 @@ class IndexTables:
             else:
                 i = raw.find(pattern, i + 1)
         return out
-
-    def name_lines(self, path: str, name: str) -> list[int]:
-        """The 0-based lines where `name` occurs as a code name in `path` (not in strings or
-        comments), one entry per line."""
-        with self._lock:  # type: ignore[attr-defined]
-            table, li = self.ensure_occurrences(path), self.line_index(path)
-            if li is None:
-                return []
-            return sorted({li.line_of(table.start[o]) for o in self.occurrences_of(path, name)})
 
     def defs_by_name(self) -> dict[str, list[tuple[str, int]]]:
         """Module- and class-level definitions by name (for fallbacks and workspace symbols)."""
