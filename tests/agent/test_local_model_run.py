@@ -1,7 +1,8 @@
 """End to end with the embedded model: `agentls run` on a tiny workspace, the real default (1.5B)
 Qwen model through llama.cpp, constrained to the tool-call schema. Asserts only what a
-tiny model reliably does: every reply is a valid tool call, it reads the file it was
-told to read, and the run ends on its own (completed or out of steps), never crashes.
+tiny model reliably does: every reply is a valid tool call, the file the goal names is
+in its prompt (no turn spent reading it), and the run ends on its own (completed, with
+the file's first line, or out of steps), never crashes.
 Skipped unless `agentls[local]` is installed (CI installs it)."""
 
 from __future__ import annotations
@@ -42,4 +43,8 @@ def test_a_trivial_goal_runs_end_to_end(tmp_path: Path) -> None:
         "retrieve_design_doc", "finish",
     }  # fmt: skip
     assert calls and all(c["name"] in read_only_tools for c in calls)  # only what read-only offers
-    assert any(c["name"] == "read_file" and "notes.txt" in c["arguments"] for c in calls)
+    # notes.txt is in the prompt (the file the goal names): no read_file turn is needed, and
+    # the answer is its first line
+    assert not any(c["name"] == "read_file" and "notes.txt" in c["arguments"] for c in calls)
+    if result["status"] == "completed":
+        assert "buy milk" in result["summary"], result["summary"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from agentls.agent.builtin.grounding import shown_files
 from agentls.agent.choices import facts
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
@@ -79,6 +80,8 @@ class TurnPolicy:
         return ""
 
 
+#: A file the prompt shows counts as read when it is this small (bigger ones may be cut).
+SHOWN_WHOLE_BYTES = 2000
 #: Files up to this many lines are implemented whole (write_file); longer ones by their
 #: functions (replace_symbol).
 WHOLE_FILE_LINES = 80
@@ -120,13 +123,27 @@ class SmallPolicy(TurnPolicy):
         return focus(usable, reading)
 
     def offered(self, usable: list[Command]) -> list[ToolSpec]:
-        specs = super().offered(usable)
+        specs = self._unread(super().offered(usable))
         targets = self._targets() if self.run.reading.kind == "implement" else []
         if not targets:
             return specs
         names = [n for n in self.run.reading.names if n not in ("module",)]
         held = {"write_file": {"path": targets}, "replace_symbol": {"path": targets, "symbol": names}}
         return [hold(spec, held.get(spec["function"]["name"], {})) for spec in specs]
+
+    def _unread(self, specs: list[ToolSpec]) -> list[ToolSpec]:
+        """For an answer about files the prompt already shows whole, no read_file (the 1.5B
+        read the file the goal names first, though it was in its prompt: a turn for
+        nothing). Holding read_file to the other files instead made it read those, and
+        answer about them."""
+        reading = self.run.reading
+        if reading.wants_change or not reading.files or not any(s["function"]["name"] == "read_file" for s in specs):
+            return specs
+        ws = self.run.tools.workspace
+        shown = set(shown_files(reading))
+        if all(f in shown and len(ws.read_bytes(f) or b"") <= SHOWN_WHOLE_BYTES for f in reading.files):
+            return [s for s in specs if s["function"]["name"] != "read_file"]
+        return specs
 
     def _targets(self) -> list[str]:
         """The files to write: the goal's code files, not its tests or descriptions."""

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Iterator
 
 from agentls.agent.context import RunContext
+from agentls.agent.goal import GoalReading
 from agentls.agent.prompts import render
 from agentls.agent.protocols import MessageProvider
 from agentls.llm.base import Message
@@ -82,8 +83,11 @@ class GroundingComponent(MessageProvider):
         return "".join(out)
 
     def _shown(self) -> list[str]:
-        """The files shown whole: those the goal names, its description files, and the
-        test files that exercise them (for jobs the tests decide)."""
-        reading = self.run.reading
-        files = [*reading.files[:MAX_NAMED_FILES], *reading.specs, *reading.tests]
-        return list(dict.fromkeys(files))
+        return shown_files(self.run.reading)
+
+
+def shown_files(reading: GoalReading) -> list[str]:
+    """The files a prompt shows whole: those the goal names, its description files, and
+    the test files that exercise them (for jobs the tests decide)."""
+    files = [*reading.files[:MAX_NAMED_FILES], *reading.specs, *reading.tests]
+    return list(dict.fromkeys(files))

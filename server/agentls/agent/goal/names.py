@@ -18,8 +18,8 @@ from typing import Protocol
 
 from agentls.agent.goal.words import (
     AFTER_KIND,
-    COMMON_NOUNS,
     CHANGE_VERBS,
+    COMMON_NOUNS,
     KIND_WORDS,
     LOOK_VERBS,
     NOT_NAMES,
