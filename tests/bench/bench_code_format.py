@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE / "agent_tasks"))
 import bench_tasks  # noqa: E402
 from bench_verify import verify  # noqa: E402
 
+from agentls.agent.policy import hold  # noqa: E402
 from agentls.llm.local import LocalModel, model_files  # noqa: E402
 from agentls.tools.registry import default_registry  # noqa: E402
 
@@ -51,22 +52,23 @@ def _spec(name: str) -> dict[str, Any]:
                                              "parameters": tool.Input.model_json_schema()}}  # fmt: skip
 
 
+def stub_path(task: bench_tasks.Task) -> str:
+    return next(p for p in task.files if p.endswith(".py") and not p.endswith("_test.py") and not p.startswith("."))
+
+
 def prompt(task: bench_tasks.Task) -> list[dict[str, Any]]:
     shown = "\n\n".join(f"{path} reads:\n```\n{text.rstrip()}\n```" for path, text in task.files.items())
     return [
         {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": f"The goal: {task.goal}\n\n{shown}\n\nWrite the whole new content of the file to implement."},
+        {"role": "user", "content": f"The goal: {task.goal}\n\n{shown}\n\nWrite the whole new content of {stub_path(task)}."},
     ]
-
-
-def stub_path(task: bench_tasks.Task) -> str:
-    return next(p for p in task.files if p.endswith(".py") and not p.endswith("_test.py") and not p.startswith("."))
 
 
 async def one(model: LocalModel, task: bench_tasks.Task, fmt: str) -> dict[str, Any]:
     model.code_format = fmt
     start = time.monotonic()
-    turn = await model.complete(prompt(task), tools=[_spec("write_file")])
+    # the path held to the stub, as the agent's small policy holds it
+    turn = await model.complete(prompt(task), tools=[hold(_spec("write_file"), {"path": [stub_path(task)]})])
     seconds = time.monotonic() - start
     call = turn.tool_calls[0] if turn.tool_calls else None
     args = json.loads(call.arguments) if call else {}
