@@ -66,7 +66,8 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
     assert out.state.status == "completed"
     assert [t.kind for t in out.model.turns] == ["act"]  # no planning turn, first or last
     offered = out.acting()[0].tools
-    assert "read_file" in offered and "replace_symbol" in offered and "finish" in offered
+    assert "search_files" in offered and "replace_symbol" in offered and "finish" in offered
+    assert "read_file" not in offered  # the file the question is about is in the prompt, whole
     assert "git_commit" not in offered and "web_fetch" not in offered
     assert "write_file" not in offered  # only for goals about a new file
     # code navigation only when the goal asks where something is or who uses it

@@ -117,9 +117,9 @@ class SmallPolicy(TurnPolicy):
         reading = self.run.reading
         if reading.kind == "implement" and (targets := self._targets()):
             writer = "write_file" if self._whole(targets) else "replace_symbol"
-            chosen = [c for c in usable if c.name in (writer, "finish")]
+            chosen = sorted((c for c in usable if c.name in (writer, "finish")), key=lambda c: c.name == "finish")
             if len(chosen) == 2:
-                return chosen
+                return chosen  # the writer first: small models lean to the first tool listed
         return focus(usable, reading)
 
     def offered(self, usable: list[Command]) -> list[ToolSpec]:

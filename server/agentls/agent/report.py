@@ -14,6 +14,7 @@ Must not know: the loop's internals, models, LSP.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 
@@ -37,41 +38,49 @@ _CLAIMS_CHECK = re.compile(r"\b(?:tested|verified|tests? (?:now )?pass(?:es|ed)?
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|\n+")
 
 
-def _counts(proposal: Proposal, path: str) -> tuple[int, int]:
-    """Lines added and removed for `path` in the proposal's diff (what was accepted)."""
+def _counts(old: bytes | None, new: bytes | None) -> tuple[int, int]:
+    """Lines added and removed from `old` to `new`."""
+    a = (old or b"").decode("utf-8", "replace").splitlines()
+    b = (new or b"").decode("utf-8", "replace").splitlines()
     added = removed = 0
-    current = None
-    for line in proposal.diff.splitlines():
-        if line.startswith("+++ "):
-            current = line[4:].removeprefix("b/")
-        elif line.startswith("--- "):
-            continue
-        elif current == path and line.startswith("+"):
-            added += 1
-        elif current == path and line.startswith("-"):
-            removed += 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            removed += i2 - i1
+        if tag in ("replace", "insert"):
+            added += j2 - j1
     return added, removed
 
 
 def file_facts(proposals: Iterable[Proposal]) -> tuple[list[str], set[str], set[str]]:
-    """(one line per file, the paths changed, the paths whose change did not land)."""
-    lines: list[str] = []
-    landed: set[str] = set()
-    refused: set[str] = set()
+    """(one line per file — its net change over the run and what became of its last
+    proposal —, the paths changed, the paths whose change did not land)."""
+    first_old: dict[str, bytes | None] = {}
+    last: dict[str, tuple[Proposal, bytes | None]] = {}
+    landed_new: dict[str, bytes | None] = {}
     for p in proposals:
+        targets = p.targets() if p.status in ("applied", "pending") else {}
         for change in p.changes:
-            path = change.path
-            added, removed = _counts(p, path)
-            size = "new file" if change.old is None else "deleted" if change.new is None else f"+{added} −{removed}"
-            if p.status == "applied" and p.partial:
-                kept = len(p.accepted_hunks or ())
-                state = f"applied in part ({kept} of {len(p.hunks)} hunks)"
-            else:
-                state = {"applied": "applied", "pending": "pending your review", "rejected": "rejected",
-                         "stale": "not applied (the file changed meanwhile)"}.get(p.status, p.status)  # fmt: skip
-            lines.append(f"{path} ({size}): {state}")
-            (landed if p.status in ("applied", "pending") else refused).add(path)
-    return lines, landed, refused - landed
+            first_old.setdefault(change.path, change.old)
+            last[change.path] = (p, change.new)
+            if change.path in targets:
+                landed_new[change.path] = targets[change.path]
+    lines: list[str] = []
+    for path, (p, _) in last.items():
+        old = first_old[path]
+        if path in landed_new:
+            new = landed_new[path]
+            added, removed = _counts(old, new)
+            size = "new file" if old is None else "deleted" if new is None else f"+{added} −{removed}"
+        else:
+            size = "no change"
+        if p.status == "applied" and p.partial:
+            state = f"applied in part ({len(p.accepted_hunks or ())} of {len(p.hunks)} hunks)"
+        else:
+            state = {"applied": "applied", "pending": "pending your review", "rejected": "rejected",
+                     "stale": "not applied (the file changed meanwhile)"}.get(p.status, p.status)  # fmt: skip
+        lines.append(f"{path} ({size}): {state}")
+    landed = set(landed_new)
+    return lines, landed, set(last) - landed
 
 
 def check_facts(verification: Verification | None) -> list[str]:

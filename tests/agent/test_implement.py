@@ -1,0 +1,76 @@
+"""Implementing a stub from its description until its tests pass (issue 24): the small
+policy offers one writer held to the stub, the description and the tests are in the
+prompt with the tests' failures, each write runs the tests and their compact failures go
+back, and the run ends by itself — verified — once they pass. Driven through the real
+loop, real tools and a real sandboxed pytest by scripted transcripts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentls.agent.agent import RunSettings
+
+from .conftest import RunAgent, act, finish
+
+pytestmark = pytest.mark.skipif(
+    __import__("shutil").which("bwrap") is None
+    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
+    reason="bubblewrap unusable here: the workspace's tests run in its sandbox",
+)
+FULL = RunSettings(mode="full", approval="auto")
+STUB = "def clamp(value, low, high):\n    pass\n"
+WRONG = "def clamp(value, low, high):\n    return max(value, low)\n"
+RIGHT = "def clamp(value, low, high):\n    return min(max(value, low), high)\n"
+
+
+@pytest.fixture
+def exercise(ws_root: Path) -> Path:
+    (ws_root / ".docs").mkdir()
+    (ws_root / ".docs" / "instructions.md").write_text("# Clamp\n\nLimit `value` to the range from `low` to `high`.\n")
+    (ws_root / "clamp.py").write_text(STUB)
+    (ws_root / "clamp_test.py").write_text(
+        "from clamp import clamp\n\n\ndef test_inside():\n    assert clamp(5, 0, 10) == 5\n\n\n"
+        "def test_above():\n    assert clamp(15, 0, 10) == 10\n"
+    )
+    return ws_root
+
+
+async def test_a_stub_is_written_whole_until_its_tests_pass_and_the_run_ends_verified(
+    run_agent: RunAgent, exercise: Path
+) -> None:
+    script = [
+        act("write_file", {"path": "clamp.py", "content": WRONG}),
+        act("write_file", {"path": "clamp.py", "content": RIGHT}),
+        finish("never reached"),
+    ]
+    out = await run_agent(script, goal="clamp.py has only a stub. Make it do what the instructions say.", settings=FULL, small=True)
+    assert out.state.status == "completed", out.state.error
+    assert (exercise / "clamp.py").read_text() == RIGHT
+    first, second = out.acting()
+    # one writer, held to the stub; the description and the tests are in the prompt
+    assert first.tools == ["write_file", "finish"]
+    (spec,) = [s for s in first.specs if s["function"]["name"] == "write_file"]
+    assert spec["function"]["parameters"]["properties"]["path"]["enum"] == ["clamp.py"]
+    assert "Limit `value` to the range" in first.text() and "def test_above():" in first.text()
+    # the wrong version's failures came back in compact form
+    told = second.messages[-1]["content"]
+    assert "clamp_test.py::test_above" in told and "assert 15 == 10" in told
+    # the passing tests ended the run: no finish turn, verified by the tests
+    assert len(out.acting()) == 2
+    verification = out.state.verification or {}
+    assert verification["verified"] is True
+    assert any(c["kind"] == "tests" and c["passed"] for c in verification["checks"])
+    assert (out.state.summary or "").startswith("Changed clamp.py (+1 −1): applied.\nTests passed: 2 passed")
+
+
+async def test_in_dev_mode_the_tests_are_not_run_and_the_run_says_so(run_agent: RunAgent, exercise: Path) -> None:
+    script = [act("write_file", {"path": "clamp.py", "content": WRONG}), finish("Implemented clamp.")]
+    out = await run_agent(script, goal="Implement clamp in clamp.py per the instructions.",
+                          settings=RunSettings(mode="dev", approval="auto"), small=True)  # fmt: skip
+    assert out.state.status == "completed"
+    verification = out.state.verification or {}
+    assert verification["verified"] is None
+    assert verification["unverified"] == "the tests were not run (mode 'dev' may not run processes)"
+    assert "Not verified: the tests were not run" in (out.state.summary or "")
