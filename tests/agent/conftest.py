@@ -88,6 +88,7 @@ class SpyModel(ReplayModel):
         *,
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
+        on_text: Any = None,
     ) -> ModelTurn:
         names = [t["function"]["name"] for t in tools or []]
         self.turns.append(
@@ -98,7 +99,7 @@ class SpyModel(ReplayModel):
                 json.loads(json.dumps(tools or [])),
             )
         )
-        return await super().complete(messages, tools=tools, json_schema=json_schema)
+        return await super().complete(messages, tools=tools, json_schema=json_schema, on_text=on_text)
 
 
 @dataclass

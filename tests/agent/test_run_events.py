@@ -182,3 +182,18 @@ async def test_a_run_says_once_that_its_shell_is_unconfined(
         e["notice"] for e in out.of("status") if "WITHOUT an OS sandbox" in str(e.get("notice"))
     ]
     assert len(notices) == (1 if said else 0)
+
+
+async def test_a_streaming_model_s_output_comes_as_stream_events_before_its_call(run_agent: RunAgent) -> None:
+    """A model that streams (the embedded one) has its output shown as it is generated:
+    `stream` events — the first piece at once, then batched — whose texts add up to the
+    whole reply, all before the call they make is run. (A recorded `stream` replays it.)"""
+    reply = '{"name": "finish", "arguments": {"summary": "done"}}'
+    streamed = {**finish("done"), "stream": [reply[i : i + 5] for i in range(0, len(reply), 5)]}
+    out = await run_agent([plan("t"), streamed, plan()])
+    assert out.state.status == "completed"
+    streams = out.of("stream")
+    assert "".join(s["text"] for s in streams) == reply
+    assert streams[0]["text"].startswith(reply[:5]) and streams[0]["phase"] == "acting"
+    assert len(streams) <= len(streamed["stream"])  # batched, never more events than pieces
+    assert out.kinds().index("stream") < out.kinds().index("tool_call")

@@ -51,9 +51,10 @@ class TimedReplay(ReplayModel):
         *,
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
+        on_text: Any = None,
     ) -> ModelTurn:
         start = time.perf_counter()
-        turn = await super().complete(messages, tools=tools, json_schema=json_schema)
+        turn = await super().complete(messages, tools=tools, json_schema=json_schema, on_text=on_text)
         kind = "plan" if tools is None else "act"
         self.calls.append((kind, start, time.perf_counter() - start, TimedReadFile.spent_s))
         return turn

@@ -152,7 +152,9 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     client.event(explained["runId"], "finished")
 
     # A run that runs out of steps.
-    turns = [plan("Read twice"), act("read_file", {"path": "app.py"}), act("read_file", {"path": "app.py"}), finish()]
+    # (its first turn is replayed as a streaming model gave it: `stream` events)
+    streamed = {**act("read_file", {"path": "app.py"}), "stream": ['{"name": "read_file", ', '"arguments": {"path": "app.py"}}']}
+    turns = [plan("Read twice"), streamed, act("read_file", {"path": "app.py"}), finish()]
     _configure(client, **base, model=_script(tmp, "budget", turns))
     budget = client.result("agent/run", {"goal": "Read app.py twice", "maxSteps": 1})["runId"]
     client.event(budget, "finished")

@@ -6,7 +6,9 @@ created or resolved), `error` (a problem the run reports: a bad reply, a tool er
 reason it failed), `finished` (the run ended; always the last event), plus `status` (the run
 started; a model turn is starting: `phase` planning | acting, `steps` so far — for spinners
 and progress; or, with a `notice`, something the model's provider says once, such as an
-endpoint's tool calls moving to another protocol).
+endpoint's tool calls moving to another protocol), and `stream` (a model that streams: the
+text it generated since the last `stream` event, `phase` planning | acting — the first
+piece at once, then at most four a second, so a silent turn is never silent).
 `to_dict()` → `{"runId", "kind", **data}`. Must not know: who listens, LSP.
 """
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 KINDS: Final = frozenset(
-    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status"}
+    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status", "stream"}
 )
 
 

@@ -36,6 +36,8 @@ command). Must not know: LSP, the editor, which provider the model is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -62,6 +64,38 @@ from agentls.agent.run import Task, TaskStatus
 from agentls.llm.base import TASKS_SCHEMA, ChatModel, Message, ModelTurn, ToolSpec, cancellable
 
 Emit = Callable[[str, dict[str, Any]], None]
+#: A model's streamed output is sent on at most this often (a `stream` event).
+STREAM_EVERY_S = 0.25
+
+
+class Streamer:
+    """A model's output pieces (heard on any thread) as `stream` events on the event loop:
+    the first at once, then the text since the last at most every STREAM_EVERY_S; `flush`
+    (on the loop, when the turn ends) sends what is left."""
+
+    def __init__(self, emit: Emit, task: int, phase: str) -> None:
+        self.emit, self.task, self.phase = emit, task, phase
+        self.loop = asyncio.get_running_loop()
+        self._buffer: list[str] = []
+        self._lock = threading.Lock()
+        self._last = 0.0
+
+    def heard(self, piece: str) -> None:
+        with self._lock:
+            self._buffer.append(piece)
+            now = time.monotonic()
+            due = self._last == 0.0 or now - self._last >= STREAM_EVERY_S
+            if due:
+                self._last = now
+        if due:
+            with contextlib.suppress(RuntimeError):  # the loop closed: the run is over
+                self.loop.call_soon_threadsafe(self.flush)
+
+    def flush(self) -> None:
+        with self._lock:
+            text, self._buffer = "".join(self._buffer), []
+        if text:
+            self.emit("stream", {"task": self.task, "phase": self.phase, "text": text})
 
 
 class TaskLoop:
@@ -197,9 +231,11 @@ class TaskLoop:
         phase = "planning" if tools is None else "acting"
         self.emit("status", {"status": state.status, "phase": phase, "steps": state.steps})
         started = time.monotonic()
+        streamer = Streamer(self.emit, self.run.task_index(), phase) if getattr(self.model, "streams", False) else None
+        extra = {"on_text": streamer.heard} if streamer is not None else {}
         try:
             turn: ModelTurn = await cancellable(
-                self.model.complete(messages, tools=tools, json_schema=schema), self.cancel
+                self.model.complete(messages, tools=tools, json_schema=schema, **extra), self.cancel
             )
         except asyncio.CancelledError:
             raise
@@ -207,6 +243,8 @@ class TaskLoop:
             raise RunFailed(f"model error ({self.model.name}): {exc}") from exc
         finally:
             state.model_seconds += time.monotonic() - started
+            if streamer is not None:
+                streamer.flush()
         state.add_usage(turn.usage)
         state.context_used = turn.usage.prompt_tokens
         if turn.notice:  # e.g. the endpoint's tool calls moved to another protocol

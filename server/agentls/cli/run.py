@@ -49,6 +49,10 @@ def _add(parser: argparse.ArgumentParser) -> None:
     helptext.explain(parser, helptext.modes(), helptext.approvals(), helptext.exit_codes(EXIT_CODES))
 
 
+#: Characters of the model's streamed output shown on the live line.
+STREAM_SHOWN = 100
+
+
 class _Progress:
     """Prints run events on stderr; a spinner runs while the model is thinking."""
 
@@ -59,8 +63,10 @@ class _Progress:
         self._spin: threading.Thread | None = None
         self._stop = threading.Event()
         self.lock = threading.Lock()
+        self._stream = ""
 
     def line(self, text: str) -> None:
+        self._stream = ""
         with self.lock:
             if self.tty:
                 sys.stderr.write("\r\x1b[K")
@@ -71,6 +77,17 @@ class _Progress:
         for raw in (text or "(no textual change)\n").splitlines():
             color = self.COLORS.get(raw[:1], "") if self.tty and not raw.startswith(("+++", "---")) else ""
             self.line(f"{color}{raw}\x1b[0m" if color else raw)
+
+    def streamed(self, text: str) -> None:
+        """Show the tail of what the model is writing on one line (terminals only)."""
+        if not self.tty or not text:
+            return
+        self.thinking(False)
+        self._stream = (self._stream + text)[-STREAM_SHOWN:]
+        shown = " ".join(self._stream.split())[-STREAM_SHOWN:]
+        with self.lock:
+            sys.stderr.write(f"\r\x1b[K  ✎ {shown}")
+            sys.stderr.flush()
 
     def thinking(self, on: bool) -> None:
         if not self.tty:
@@ -110,6 +127,9 @@ def _on_event(progress: _Progress) -> Any:
             if data.get("notice"):
                 progress.line(f"  i {data['notice']}")
             progress.thinking(True)
+            return
+        if kind == "stream":  # the model's output as it comes: a live line on a terminal
+            progress.streamed(str(data.get("text") or ""))
             return
         if kind == "task":
             progress.line(f"• task [{data.get('status', '')}] {data.get('title', '')}")

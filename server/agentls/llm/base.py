@@ -78,7 +78,9 @@ class ModelTurn:
 
 @runtime_checkable
 class ChatModel(Protocol):
-    """One model. `complete` is cancellable: cancelling the awaiting task stops it."""
+    """One model. `complete` is cancellable: cancelling the awaiting task stops it. A model
+    whose `streams` attribute is true also takes `on_text=`, a callable that hears each
+    piece of output as it is generated (maybe on another thread)."""
 
     name: str
     context_tokens: int  # the window the history is trimmed to

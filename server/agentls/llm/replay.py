@@ -8,7 +8,8 @@ The file is JSON Lines, one model turn per line, in order (AGENT.md):
 `request` is optional (hand-written transcripts give only `response`); when it names a
 kind, a replayed turn of the other kind is a ModelError (the run diverged from the
 recording); `guided` (a tiny model's run, agent/guide.py) on the first line replays the
-run as guided. For hand-written transcripts, `arguments` may also be a JSON object, a call's
+run as guided. A line may hold `"stream": [pieces]`, the output as a streaming model
+generated it (recorded from one): replayed to the run's `on_text` before the turn. For hand-written transcripts, `arguments` may also be a JSON object, a call's
 `id` may be left out, and an optional top-level `"delay_s"` makes the turn take that long.
 Running past the end raises ModelError("replay exhausted after N turns"). The file is read
 on the first turn. Must not know: the agent loop, tools, LSP.
@@ -20,6 +21,7 @@ import asyncio
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +109,7 @@ class ReplayModel:
         first = _first_request(self.path)
         self.small = first.get("kind") == "act"
         self.guided = bool(first.get("guided"))
+        self.streams = True  # a line's recorded `stream` pieces are played to on_text
 
     @property
     def position(self) -> int:
@@ -143,6 +146,7 @@ class ReplayModel:
         *,
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelTurn:
         lines = self._load()
         if self._next >= len(lines):
@@ -161,6 +165,11 @@ class ReplayModel:
         delay = line.get("delay_s")
         if isinstance(delay, int | float) and delay > 0:
             await asyncio.sleep(delay)
+        pieces = line.get("stream")
+        if on_text is not None and isinstance(pieces, list):
+            for piece in pieces:
+                if isinstance(piece, str):
+                    on_text(piece)
         return turn_from_dict(line["response"], where)
 
     async def aclose(self) -> None:
@@ -178,6 +187,7 @@ class Recorder:
         self.context_tokens = model.context_tokens
         self.small = bool(getattr(model, "small", False))  # the loop treats it as the model
         self.guided = bool(getattr(model, "guided", False))
+        self.streams = bool(getattr(model, "streams", False))
         self._lock = threading.Lock()
 
     async def complete(
@@ -186,9 +196,18 @@ class Recorder:
         *,
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelTurn:
-        turn = await self.model.complete(messages, tools=tools, json_schema=json_schema)
-        line = {
+        pieces: list[str] = []
+
+        def heard(piece: str) -> None:
+            pieces.append(piece)
+            if on_text is not None:
+                on_text(piece)
+
+        extra = {"on_text": heard} if self.streams else {}
+        turn = await self.model.complete(messages, tools=tools, json_schema=json_schema, **extra)
+        line: dict[str, Any] = {
             "request": {
                 "kind": _kind(tools),
                 "messages_tail": messages[-self.tail :] if self.tail else [],
@@ -196,6 +215,8 @@ class Recorder:
             },
             "response": turn_to_dict(turn),
         }
+        if pieces:
+            line["stream"] = pieces
         text = json.dumps(line, ensure_ascii=False, default=str) + "\n"
         try:
             with self._lock:

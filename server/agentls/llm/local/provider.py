@@ -136,6 +136,8 @@ class LocalModel:
         self.small = True
         #: Offer only the tools' required arguments (grammar.required_only).
         self.required_only = True
+        #: `complete` takes `on_text` and streams its output (the agent shows it as it comes)
+        self.streams = True
         #: How code arguments are written: "fenced" (a block after the JSON call) or
         #: "json" (inside it); AGENTLS_CODE_FORMAT overrides (fenced.py)
         self.code_format = _code_format()
@@ -223,6 +225,7 @@ class LocalModel:
         stop: threading.Event,
         temperature: float | None = None,
         seed: int | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> tuple[str, str | None, Usage]:
         with self._lock:
             if stop.is_set():
@@ -250,6 +253,8 @@ class LocalModel:
                         if piece:
                             text.append(piece)
                             pieces += 1
+                            if on_text is not None:
+                                on_text(piece)
                         finish = choice.get("finish_reason") or finish
                 finally:
                     getattr(stream, "close", lambda: None)()
@@ -270,7 +275,9 @@ class LocalModel:
         *,
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> ModelTurn:
+        """A turn; `on_text` hears each generated piece as it comes (on a worker thread)."""
         if tools and self.required_only:
             tools = required_only(tools)
         fenced = fenced_tools(tools) if tools and self.code_format == "fenced" else {}
@@ -287,7 +294,7 @@ class LocalModel:
         stop = threading.Event()
         try:
             text, finish, usage = await asyncio.to_thread(
-                self._generate, local_messages, schema, stop
+                self._generate, local_messages, schema, stop, None, None, on_text
             )
             if tools and text == self._last_text and finish != "cancelled":
                 # At temperature 0 a model that was just told its reply was wrong often
