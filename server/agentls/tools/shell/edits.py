@@ -17,9 +17,9 @@ from typing import Literal
 from pydantic import Field
 
 from agentls.tools.base import ToolContext, ToolOutput
-from agentls.tools.filesystem.proposing import proposal_timeout, submit
 from agentls.tools.permissions import AUTO_APPROVE_MODES
 from agentls.tools.proposals import Proposal, ProposalStore
+from agentls.tools.proposals.decisions import proposal_timeout, submit
 from agentls.tools.sandbox import Changes
 
 TITLE_CHARS = 80

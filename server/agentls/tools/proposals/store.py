@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from agentls.tools.proposal_model import FileChange, Proposal, Status, content_hash
+from agentls.tools.proposals.model import FileChange, Proposal, Status, content_hash
 from agentls.workspace import Workspace
 
 __all__ = ["FileChange", "Proposal", "ProposalStore", "Status", "content_hash", "write_atomically"]
