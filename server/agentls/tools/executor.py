@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from agentls.tools.audit import AuditLog
-from agentls.tools.base import Tool, ToolContext, ToolError
+from agentls.tools.base import CancelEvent, Tool, ToolContext, ToolError
 from agentls.tools.registry import ToolRegistry
 from agentls.workspace import PathOutsideWorkspace
 
@@ -176,7 +176,7 @@ class ToolExecutor:
     def _run(self, tool: Tool, parsed: BaseModel, ctx: ToolContext) -> dict[str, Any]:
         if ctx.cancel.is_set():
             raise ToolError("runtime", f"{tool.name} was not run: the run is cancelled", tool.name)
-        call_ctx = dataclasses.replace(ctx, cancel=threading.Event())
+        call_ctx = dataclasses.replace(ctx, cancel=CancelEvent())
         timeout = float(tool.timeout_for(parsed, call_ctx))
         box: dict[str, Any] = {}
 

@@ -11,7 +11,6 @@ Must not know: the editor, LSP, the agent, which tool made the proposal.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 
 from agentls.tools.base import ToolContext
@@ -21,7 +20,6 @@ from agentls.tools.proposals.store import Proposal, ProposalStore
 log = logging.getLogger(__name__)
 
 DEFAULT_PROPOSAL_TIMEOUT_S = 600.0
-_POLL_S = 0.25
 
 
 def proposal_timeout(ctx: ToolContext) -> float:
@@ -35,15 +33,9 @@ def _store(ctx: ToolContext) -> ProposalStore:
 
 
 def _wait(store: ProposalStore, proposal: Proposal, ctx: ToolContext) -> bool:
-    """Wait for the decision; False on timeout or cancellation."""
-    deadline = time.monotonic() + proposal_timeout(ctx)
-    while not ctx.cancel.is_set():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return False
-        if store.wait(proposal.id, min(remaining, _POLL_S)).status != "pending":
-            return True
-    return False
+    """Wait for the decision (woken by it, or by the call's cancel event); False when the
+    proposal timeout ran out or the call was cancelled first."""
+    return store.wait(proposal.id, proposal_timeout(ctx), ctx.cancel).status != "pending"
 
 
 def submit(
