@@ -125,6 +125,7 @@ def _run(args: argparse.Namespace) -> int:
     from agentls.cli.review import proposal_listener
     from agentls.llm.base import ModelError
     from agentls.llm.factory import make_model
+    from agentls.tools.permissions import AUTO_APPROVE_MODES, approval_for
     from agentls.tools.proposals import ProposalStore
     from agentls.tools.run_trace import RunTrace
     from agentls.workspace import Workspace
@@ -138,13 +139,12 @@ def _run(args: argparse.Namespace) -> int:
         print(f"agentls: {exc}", file=sys.stderr)
         return 2
     mode = args.mode or configured.mode
-    approve = args.approve or configured.approval
-    if approve == "auto" and mode not in ("dev", "full"):
+    grant = approval_for(mode, args.approve or configured.approval, interactive=sys.stdin.isatty())
+    if "mode_forbids_auto" in grant.applied:
         print(f"agentls: --approve auto needs mode dev or full (got {mode}); proposals will wait for a decision", file=sys.stderr)
-        approve = "ask"
-    interactive = approve == "ask" and sys.stdin.isatty()
-    if approve == "ask" and not interactive and mode in ("dev", "full"):
+    if "no_one_to_ask" in grant.applied and mode in AUTO_APPROVE_MODES:
         print("agentls: no terminal to ask on: proposals stay pending (use --approve auto to apply)", file=sys.stderr)
+    interactive = grant.approval == "ask"
     progress = _Progress()
     workspace = Workspace(args.workspace)
     store = ProposalStore(workspace)
@@ -163,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = RunSettings.from_settings(
         configured,
         mode=mode,
-        approval=approve if interactive or approve != "ask" else "never",
+        approval=grant.approval,
         max_steps=args.max_steps,
     )
     run_id = f"run-{uuid.uuid4().hex[:12]}"

@@ -23,7 +23,7 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from agentls.agent.agent import Agent, EditorContext, RunEvent, RunSettings
 from agentls.llm.base import ChatModel
@@ -32,7 +32,7 @@ from agentls.lsp.params import AgentRequestError, diagnostic_lines, lsp_range, r
 from agentls.lsp.proposals import ProposalBridge
 from agentls.lsp.run_reporter import RunReporter
 from agentls.lsp.toolbox import Toolbox
-from agentls.tools.permissions import AUTO_APPROVE_MODES, MODES
+from agentls.tools.permissions import MODES, Approval, approval_for
 from agentls.tools.run_trace import RunTrace, trace_path
 from agentls.tools.undo import UndoError, undo_run
 from agentls.workspace import LineIndex
@@ -147,9 +147,9 @@ class RunManager:
             choices = ", ".join(APPROVALS)
             message = f"unknown approval {approval!r}; expected one of {choices}"
             raise AgentRequestError(message, "approval")
-        if approval == "auto" and mode not in AUTO_APPROVE_MODES:
-            message = f"approval 'auto' is only allowed in modes dev and full, not in {mode!r}"
-            raise AgentRequestError(message, "approval")
+        grant = approval_for(mode, cast(Approval, approval)) if approval is not None else None
+        if grant is not None and grant.changed:  # an explicit approval is followed or refused
+            raise AgentRequestError(grant.reasons[0], "approval")
         if max_steps is not None and not 1 <= max_steps <= MAX_STEPS_LIMIT:
             message = f"maxSteps must be from 1 to {MAX_STEPS_LIMIT}, got {max_steps}"
             raise AgentRequestError(message, "maxSteps")
@@ -181,7 +181,7 @@ class RunManager:
             on_event=on_event,
             run_id=run_id,
         )
-        if run_settings.approval == "auto" and mode in AUTO_APPROVE_MODES:
+        if approval_for(mode, run_settings.approval).approval == "auto":
             self.bridge.auto_runs.add(run_id)
         run = self.runs[run_id] = Run(agent, project, reporter, model, shared)
         run.task = asyncio.get_running_loop().create_task(self._drive(run, goal, editor))

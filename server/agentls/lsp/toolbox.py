@@ -20,7 +20,7 @@ from agentls.lsp.proposals import ProposalBridge
 from agentls.tools.audit import AuditLog
 from agentls.tools.base import ToolContext
 from agentls.tools.executor import ToolExecutor
-from agentls.tools.permissions import AUTO_APPROVE_MODES, PermissionSet
+from agentls.tools.permissions import PermissionSet, approval_for
 from agentls.tools.proposals import Decision, ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
 
@@ -89,7 +89,7 @@ class Toolbox:
             extra={"proposal_timeout_s": settings.proposal_timeout_s},
             settings=settings,
         )
-        if ctx.approval == "auto" and mode in AUTO_APPROVE_MODES:
+        if approval_for(mode, ctx.approval).approval == "auto":
             self.bridge.auto_runs.add(call_id)
         self._calls[call_id] = ctx
         try:

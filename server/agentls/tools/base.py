@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from agentls.settings import Settings
-from agentls.tools.permissions import Permission, PermissionSet
+from agentls.tools.permissions import Approval, Permission, PermissionSet
 from agentls.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class ToolContext:
     memory: Any = None  # agentls.tools.knowledge.memory.MemoryStore, opened lazily
     proposals: Any = None  # agentls.tools.proposals.ProposalStore
     run_id: str | None = None
-    approval: Literal["ask", "auto", "never"] = "ask"
+    approval: Approval = "ask"
     cancel: CancelEvent = field(default_factory=CancelEvent)
     sandbox: Any = None  # agentls.tools.sandbox.SandboxConfig
     settings: Settings = field(default_factory=Settings)  # what tools read (web, sandbox)

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 
 from agentls.tools.base import ToolContext
-from agentls.tools.permissions import AUTO_APPROVE_MODES
+from agentls.tools.permissions import approval_for
 from agentls.tools.proposals.store import Proposal, ProposalStore
 
 log = logging.getLogger(__name__)
@@ -45,10 +45,10 @@ def submit(
     followed, whether the wait for a decision ran out, the note for the model)."""
     store = _store(ctx)
     proposal = make(store)
-    approval = ctx.approval
-    if approval == "auto" and ctx.permissions.mode not in AUTO_APPROVE_MODES:
-        note += f" Approval 'auto' is not allowed in mode {ctx.permissions.mode!r}; asking instead."
-        approval = "ask"
+    grant = approval_for(ctx.permissions.mode or "", ctx.approval)
+    approval = grant.approval
+    if grant.changed:
+        note += f" Approval {grant.asked!r} is not allowed in mode {ctx.permissions.mode!r}; asking instead."
     waited_out = False
     if approval == "auto":
         store.resolve(proposal.id, "accepted")
