@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 import threading
-import uuid
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -54,6 +53,7 @@ from agentls.tools.executor import ToolExecutor
 from agentls.tools.permissions import Permission, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
+from agentls.tools.run_trace import new_run_id
 from agentls.tools.sandbox import unconfined_notice
 from agentls.workspace import Workspace
 
@@ -84,7 +84,7 @@ class Agent:
         components: list[AgentComponent] | None = None,
         run_id: str | None = None,
     ) -> None:
-        self.run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
+        self.run_id = run_id or new_run_id()
         self.model = model
         self.settings = settings
         self.on_event = on_event

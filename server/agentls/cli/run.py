@@ -18,7 +18,6 @@ import json
 import os
 import sys
 import threading
-import uuid
 from typing import Any
 
 from agentls.cli import Subcommand
@@ -127,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     from agentls.llm.factory import make_model
     from agentls.tools.permissions import AUTO_APPROVE_MODES, approval_for
     from agentls.tools.proposals import ProposalStore
-    from agentls.tools.run_trace import RunTrace
+    from agentls.tools.run_trace import RunTrace, new_run_id
     from agentls.workspace import Workspace
 
     if not os.path.isdir(args.workspace):
@@ -166,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
         approval=grant.approval,
         max_steps=args.max_steps,
     )
-    run_id = f"run-{uuid.uuid4().hex[:12]}"
+    run_id = new_run_id()
     trace = RunTrace(workspace.root, run_id, args.goal, store, mode=mode, approval=settings.approval,
                      model=args.model or configured.model, maxSteps=settings.max_steps, recording=args.record)  # fmt: skip
     show = _on_event(progress)

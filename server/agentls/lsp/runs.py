@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -33,7 +32,7 @@ from agentls.lsp.proposals import ProposalBridge
 from agentls.lsp.run_reporter import RunReporter
 from agentls.lsp.toolbox import Toolbox
 from agentls.tools.permissions import MODES, Approval, approval_for
-from agentls.tools.run_trace import RunTrace, trace_path
+from agentls.tools.run_trace import RunTrace, new_run_id, trace_path
 from agentls.tools.undo import UndoError, undo_run
 from agentls.workspace import LineIndex
 
@@ -159,7 +158,7 @@ class RunManager:
         )
         tools = self.tools.of(project)
         model, shared = self.models.get(settings)
-        run_id = f"run-{uuid.uuid4().hex[:12]}"
+        run_id = new_run_id()
         reporter = RunReporter(self.server, run_id, goal, progress_token)
         trace = RunTrace(
             project.root, run_id, goal, tools.proposals, mode=mode,

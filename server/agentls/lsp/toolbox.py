@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -23,6 +22,7 @@ from agentls.tools.executor import ToolExecutor
 from agentls.tools.permissions import PermissionSet, approval_for
 from agentls.tools.proposals import Decision, ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
+from agentls.tools.run_trace import new_run_id
 
 if TYPE_CHECKING:
     from agentls.lsp.server import AgentLanguageServer, Project
@@ -78,7 +78,7 @@ class Toolbox:
         tools = self.of(project)
         if not project.ready.is_set():
             await asyncio.to_thread(project.ready.wait, INDEX_WAIT_S)
-        call_id = f"tool-{uuid.uuid4().hex[:12]}"
+        call_id = new_run_id("tool")
         ctx = ToolContext(
             workspace=project.workspace,
             permissions=PermissionSet.for_mode(mode),
