@@ -258,3 +258,24 @@ def test_input_nested_beyond_any_recursion_limit_is_a_validation_error(executor,
     for _ in range(MAX_INPUT_DEPTH - 2):
         shallow = [shallow]
     assert "deeper" not in _error(executor.execute("echo", {"text": "a", "tags": shallow}, ctx))["message"]
+
+
+RESULTS = [
+    ((True, {"x": 1}, None, "t"), {"ok": True, "output": {"x": 1}}),
+    ((True, None, {"type": "runtime"}, "t"), {"ok": True, "output": None}),
+    (
+        (False, None, {"type": "permission", "message": "no", "tool": "own", "details": {}}, "t"),
+        {"ok": False, "error": {"type": "permission", "message": "no", "tool": "own"}},
+    ),
+    ((False, None, None, "t"), {"ok": False, "error": {"type": "runtime", "message": "", "tool": "t"}}),
+]
+
+
+@pytest.mark.parametrize(("args", "shape"), RESULTS)
+def test_a_tool_result_and_an_agent_action_share_the_contract_shape(args, shape):
+    from agentls.agent.actions import ActionResult, ParsedCall
+    from agentls.tools.executor import ToolResult
+
+    ok, output, error, tool = args
+    assert ToolResult(ok, tool, output, error).to_dict() == shape
+    assert ActionResult(ParsedCall("c1", tool, {}), ok, output, error).to_dict() == shape

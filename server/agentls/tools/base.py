@@ -47,6 +47,24 @@ class ToolError(Exception):
         return out
 
 
+def result_dict(
+    ok: bool, output: Any, error: dict[str, Any] | None, tool: str
+) -> dict[str, Any]:
+    """A call's outcome in the contract shape: `{"ok": true, "output": ...}` or
+    `{"ok": false, "error": {type, message, tool}}` (the error's own `tool` first)."""
+    if ok:
+        return {"ok": True, "output": output}
+    err = error or {}
+    return {
+        "ok": False,
+        "error": {
+            "type": err.get("type", "runtime"),
+            "message": err.get("message", ""),
+            "tool": err.get("tool", tool),
+        },
+    }
+
+
 class ToolInput(BaseModel):
     """Base for tool inputs: unknown fields are an error, strings may not hold NUL."""
 

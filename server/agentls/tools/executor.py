@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from agentls.tools.audit import AuditLog
-from agentls.tools.base import CancelEvent, Tool, ToolContext, ToolError
+from agentls.tools.base import CancelEvent, Tool, ToolContext, ToolError, result_dict
 from agentls.tools.registry import ToolRegistry
 from agentls.workspace import PathOutsideWorkspace
 
@@ -44,17 +44,7 @@ class ToolResult:
     duration_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        if self.ok:
-            return {"ok": True, "output": self.output}
-        err = self.error or {}
-        return {
-            "ok": False,
-            "error": {
-                "type": err.get("type", "runtime"),
-                "message": err.get("message", ""),
-                "tool": err.get("tool", self.tool),
-            },
-        }
+        return result_dict(self.ok, self.output, self.error, self.tool)
 
 
 def _input_problem(value: Any) -> str | None:
