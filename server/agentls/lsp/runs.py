@@ -64,12 +64,8 @@ class RunManager:
 
     @classmethod
     def of(cls, server: AgentLanguageServer) -> RunManager:
-        """The server's manager (`server.runs`, made on first use unless the server made it)."""
-        manager = getattr(server, "runs", None)
-        if not isinstance(manager, RunManager):
-            manager = cls(server)
-            server.runs = manager  # type: ignore[attr-defined]
-        return manager
+        """The server's manager (made on first use)."""
+        return server.attached(cls)
 
     # --- where a run works ---------------------------------------------------------------
     def project_for(self, uri: str | None = None) -> tuple[Project, str | None]:
