@@ -27,7 +27,7 @@ METHOD = "agent/run"
 async def start_from_params(ls: AgentLanguageServer, params: Any) -> dict[str, Any]:
     """Check the `agent/run` params, start the run; `{runId}`."""
     data = fields(params, METHOD)
-    goal = text(data, "goal", METHOD) or ""
+    goal = text(data, "goal", METHOD, required=True) or ""
     mode = text(data, "mode", METHOD)
     approval = text(data, "approval", METHOD)
     max_steps = integer(data, "maxSteps", METHOD)
