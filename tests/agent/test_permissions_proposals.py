@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agentls.agent.agent import RunSettings
+from agentls.agent.agent import Agent, RunEvent, RunSettings
 from agentls.tools.proposals import ProposalStore
 from agentls.workspace import Workspace
 
-from .conftest import RunAgent, act, finish, plan
+from .conftest import RunAgent, SpyModel, act, finish, plan, write_script
 
 
 async def test_a_forbidden_tool_gets_a_permission_error_and_the_run_goes_on(
@@ -105,3 +107,45 @@ async def test_approval_never_leaves_the_proposal_pending(
     proposal = out.agent.proposals.get(out.state.proposals[0])
     assert proposal is not None and proposal.status == "pending"
     assert '"source": "proposal"' in out.acting()[2].messages[-1]["content"]  # its reads see it
+
+
+@pytest.mark.parametrize("decider", ["listener", "thread"])
+async def test_a_decision_reaches_the_run_after_its_creation_on_the_loop(
+    ws_root: Path, tmp_path: Path, decider: str
+) -> None:
+    """Decided while the store announces it (the CLI's reviewer) or from another thread
+    while the tool waits (the editor): the run's listener hears created, then resolved, on
+    the loop's thread, and the tool is told."""
+    workspace = Workspace(ws_root)
+    store = ProposalStore(workspace)
+
+    def decide(event: dict[str, Any]) -> None:
+        if event["action"] != "created":
+            return
+        resolve = lambda: store.resolve(event["proposal"]["id"], "rejected", "not now")  # noqa: E731
+        if decider == "listener":
+            resolve()
+        else:
+            threading.Thread(target=resolve).start()
+
+    store.add_listener(decide)
+    heard: list[tuple[str, str, int]] = []
+
+    def on_event(event: RunEvent) -> None:
+        if event.kind == "proposal":
+            heard.append((event.data["action"], event.data["proposal"]["status"], threading.get_ident()))
+
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    model = SpyModel(write_script(tmp_path / "script.jsonl", [plan("t"), edit, finish(), plan()]))
+    agent = Agent(
+        workspace=workspace,
+        model=model,
+        settings=RunSettings(approval="ask", proposal_timeout_s=3600),
+        proposals=store,
+        on_event=on_event,
+    )
+    state = await asyncio.wait_for(agent.run("Do the thing"), 60)
+    loop_thread = threading.get_ident()
+    assert state.status == "completed"
+    assert heard == [("created", "pending", loop_thread), ("resolved", "rejected", loop_thread)]
+    assert "rejected by the user: not now" in model.turns[2].messages[-1]["content"]

@@ -20,7 +20,7 @@ FILES = [
     "server/agentls/analysis/resolve.py",
     "server/agentls/analysis/index.py",
     "examples/sample-workspace/src/shop/cart.py",
-    "server/agentls/tools/proposals.py",
+    "server/agentls/tools/proposals/store.py",
     "tests/analysis/fixtures/python/basic.py",
     "tests/analysis/fixtures/typescript/basic.ts",
     "tests/analysis/fixtures/tsx/component.tsx",

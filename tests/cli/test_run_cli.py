@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.llm.fake_openai import FakeOpenAIServer
 
 CLI = [sys.executable, "-m", "agentls.cli", "run"]
@@ -72,6 +74,36 @@ def test_three_bad_replies_fail_the_run_with_exit_1(tmp_path: Path) -> None:
 def test_unknown_model_spec_is_a_clear_error(tmp_path: Path) -> None:
     proc = subprocess.run([*CLI, "x", "--workspace", str(_workspace(tmp_path)), "--model", "gpt-9"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "openai:" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["   "], "the goal must not be empty"),
+        (["x", "--max-steps", "0"], "maxSteps must be from 1 to 1000, got 0"),
+    ],
+)
+def test_a_bad_request_is_refused_before_any_model_is_made(tmp_path: Path, args: list[str], said: str) -> None:
+    root = _workspace(tmp_path)
+    proc = subprocess.run([*CLI, *args, "--workspace", str(root), "--model", "gpt-9"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and f"agentls: {said}" in proc.stderr
+    assert "openai:" not in proc.stderr  # the request, not the (bad) model spec, was refused
+    assert not (root / ".agentls" / "runs").exists()
+
+
+def test_auto_outside_dev_or_full_is_asked_about_and_recorded_as_followed(tmp_path: Path) -> None:
+    root = _workspace(tmp_path)
+    with FakeOpenAIServer([{"content": '["x"]'}, _call("finish", {"summary": "ok"}, 1), {"content": "[]"}]) as server:
+        proc = subprocess.run(
+            [*CLI, "What is in app.py?", "--workspace", str(root), "--model", "openai:m", "--base-url", server.base_url,
+             "--mode", "read-only", "--approve", "auto", "--json"],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )
+    assert proc.returncode == 0, proc.stderr
+    assert "--approve auto needs mode dev or full (got read-only)" in proc.stderr
+    run_id = json.loads(proc.stdout)["runId"]
+    trace = json.loads((root / ".agentls" / "runs" / f"{run_id}.json").read_text("utf-8"))
+    assert (trace["mode"], trace["approval"]) == ("read-only", "never")  # no terminal: never
 
 
 def _read_until(fd: int, needle: bytes, timeout: float = 30.0) -> bytes:

@@ -20,7 +20,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from agentls.lsp.params import plain
-from agentls.tools.proposal_edit import apply_text_edit
+from agentls.tools.proposals.edit import apply_text_edit
 
 APP = "def main():\n    return 1\n"
 _converter = converters.get_converter()

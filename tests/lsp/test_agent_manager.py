@@ -89,3 +89,17 @@ def test_proposals_become_workspace_edits(
     assert (
         proposal.edit["documentChanges"][0]["edits"][0].get("annotationId") is None
     )  # not mutated
+
+
+def test_the_server_attaches_one_manager_and_one_publisher() -> None:
+    from agentls.lsp.features.diagnostics import SyntaxDiagnostics
+    from agentls.lsp.server import AgentLanguageServer
+
+    server = AgentLanguageServer()
+    assert server.attached_if_made(RunManager) is None  # shutdown finds nothing to stop
+    manager = RunManager.of(server)
+    assert isinstance(manager, RunManager) and manager.server is server
+    assert RunManager.of(server) is manager and server.attached_if_made(RunManager) is manager
+    publisher = SyntaxDiagnostics.of(server)
+    assert SyntaxDiagnostics.of(server) is publisher and publisher is not manager
+    assert AgentLanguageServer().attached(RunManager) is not manager  # per server

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput, ToolOutput
+from agentls.tools.base import CancelEvent, Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.executor import ToolExecutor, ToolResult
 from agentls.tools.permissions import READ, SHELL, WRITE, Permission, PermissionSet
 from agentls.tools.registry import ToolRegistry
@@ -227,6 +227,51 @@ def test_cancelling_the_run_stops_a_running_call(executor, ctx):
     assert err["type"] == "runtime" and "cancelled" in err["message"]
 
 
+class CountingCancel(CancelEvent):
+    """Counts the checks of the run's cancel event made after a waiter subscribed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.subscribed = threading.Event()
+        self.checks = 0
+
+    def subscribe(self, callback: Any) -> Any:
+        unsubscribe = super().subscribe(callback)
+        self.subscribed.set()
+        return unsubscribe
+
+    def is_set(self) -> bool:
+        self.checks += self.subscribed.is_set()
+        return super().is_set()
+
+
+GATE = threading.Event()
+Echo.behaviour["gated"] = lambda ctx: {"text": "through"} if GATE.wait(10) else {"text": "shut"}
+
+
+@pytest.mark.parametrize("ending", ["the tool ends", "the run is cancelled"])
+def test_the_caller_is_woken_by_the_end_or_the_cancel_not_by_polling(executor, ctx, ending):
+    GATE.clear()
+    ctx.cancel = cancel = CountingCancel()
+    result: list[ToolResult] = []
+    caller = threading.Thread(target=lambda: result.append(executor.execute("echo", {"text": "gated"}, ctx)))
+    caller.start()
+    assert cancel.subscribed.wait(10)  # the caller waits now
+    time.sleep(0.3)  # a poll every 50 ms would have checked the cancel event meanwhile
+    assert cancel.checks == 0
+    if ending == "the tool ends":
+        GATE.set()
+    else:
+        cancel.set()
+    caller.join(10)
+    GATE.set()
+    (outcome,) = result
+    if ending == "the tool ends":
+        assert outcome.ok and outcome.output == {"text": "through"}
+    else:
+        assert not outcome.ok and "was cancelled" in outcome.error["message"]
+
+
 def test_a_cancelled_run_runs_nothing(executor, ctx):
     ctx.cancel.set()
     err = _error(executor.execute("echo", {"text": "hi"}, ctx))
@@ -258,3 +303,24 @@ def test_input_nested_beyond_any_recursion_limit_is_a_validation_error(executor,
     for _ in range(MAX_INPUT_DEPTH - 2):
         shallow = [shallow]
     assert "deeper" not in _error(executor.execute("echo", {"text": "a", "tags": shallow}, ctx))["message"]
+
+
+RESULTS = [
+    ((True, {"x": 1}, None, "t"), {"ok": True, "output": {"x": 1}}),
+    ((True, None, {"type": "runtime"}, "t"), {"ok": True, "output": None}),
+    (
+        (False, None, {"type": "permission", "message": "no", "tool": "own", "details": {}}, "t"),
+        {"ok": False, "error": {"type": "permission", "message": "no", "tool": "own"}},
+    ),
+    ((False, None, None, "t"), {"ok": False, "error": {"type": "runtime", "message": "", "tool": "t"}}),
+]
+
+
+@pytest.mark.parametrize(("args", "shape"), RESULTS)
+def test_a_tool_result_and_an_agent_action_share_the_contract_shape(args, shape):
+    from agentls.agent.actions import ActionResult, ParsedCall
+    from agentls.tools.executor import ToolResult
+
+    ok, output, error, tool = args
+    assert ToolResult(ok, tool, output, error).to_dict() == shape
+    assert ActionResult(ParsedCall("c1", tool, {}), ok, output, error).to_dict() == shape

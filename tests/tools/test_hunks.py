@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agentls.tools.hunks import apply_hunks, file_hunks
-from agentls.tools.proposal_edit import apply_text_edit
 from agentls.tools.proposals import ProposalStore
+from agentls.tools.proposals.edit import apply_text_edit
+from agentls.tools.proposals.hunks import apply_hunks, file_hunks
 from agentls.workspace import Workspace
 
 LINES = [f"line {i}\n" for i in range(30)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentls.tools.proposal_edit import apply_text_edit, text_edit, unified_diff, workspace_edit
+from agentls.tools.proposals.edit import apply_text_edit, text_edit, unified_diff, workspace_edit
 
 
 def _range(edit: dict) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -206,3 +206,54 @@ def test_concurrent_accepts_apply_once(workspace):
     for t in threads:
         t.join()
     assert calls == [p.id] and results == ["applied"] * 4
+
+
+def test_a_decision_made_on_hearing_of_the_creation_reaches_every_listener_after_it(store):
+    """The CLI's reviewer decides while the store announces the proposal: a listener added
+    after it still hears the creation first (no listener needs an early-decision buffer)."""
+    heard: dict[str, list[tuple[str, str]]] = {"reviewer": [], "later": []}
+
+    def reviewer(event: dict) -> None:
+        heard["reviewer"].append((event["action"], event["proposal"]["status"]))
+        if event["action"] == "created":
+            assert store.resolve(event["proposal"]["id"], "accepted") == "applied"
+
+    store.add_listener(reviewer)
+    store.add_listener(lambda e: heard["later"].append((e["action"], e["proposal"]["status"])))
+    p = store.propose("src/app.py", APP_OLD, APP_NEW, run_id="r1")
+    assert p.status == "applied"
+    expected = [("created", "pending"), ("resolved", "applied")]
+    assert heard == {"reviewer": expected, "later": expected}
+
+
+def test_every_listener_hears_the_events_of_many_threads_in_one_order(store):
+    orders: list[list[tuple[str, str]]] = [[], []]
+    for order in orders:
+        store.add_listener(lambda e, order=order: order.append((e["action"], e["proposal"]["id"])))
+
+    def work(n: int) -> None:
+        for i in range(20):
+            p = store.propose(f"f{n}_{i}.txt", None, b"x\n")
+            store.resolve(p.id, "rejected")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(orders[0]) == 4 * 20 * 2 and orders[0] == orders[1]
+    seen: set[str] = set()
+    for action, pid in orders[0]:
+        assert (action == "created") == (pid not in seen), (action, pid)
+        seen.add(pid)
+
+
+def test_wait_is_woken_by_the_cancel_event(store):
+    from agentls.tools.base import CancelEvent
+
+    p = store.propose("src/app.py", APP_OLD, APP_NEW)
+    cancel = CancelEvent()
+    threading.Timer(0.05, cancel.set).start()
+    assert store.wait(p.id, timeout=3600, cancel=cancel).status == "pending"
+    cancel.set()  # already set: a new wait returns at once
+    assert store.wait(p.id, timeout=3600, cancel=cancel).status == "pending"

@@ -2,7 +2,8 @@
 failure passed to `ExecutionFailure`, and the `Finished` value the `finish` command returns.
 
 `ActionResult.to_dict()` is the contract shape that goes back to the model as the tool
-message: `{"ok": true, "output": ...}` or `{"ok": false, "error": {type, message, tool}}`.
+message: `{"ok": true, "output": ...}` or `{"ok": false, "error": {type, message, tool}}`
+(`tools.base.result_dict`, as a tool call's `ToolResult`).
 Must not know: the loop, tools' internals, models, LSP.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from agentls.tools.base import result_dict
 
 
 @dataclass(slots=True)
@@ -47,17 +50,7 @@ class ActionResult:
     cause: BaseException | None = field(default=None, repr=False)  # what a command raised
 
     def to_dict(self) -> dict[str, Any]:
-        if self.ok:
-            return {"ok": True, "output": self.output}
-        err = self.error or {}
-        return {
-            "ok": False,
-            "error": {
-                "type": err.get("type", "runtime"),
-                "message": err.get("message", ""),
-                "tool": err.get("tool", self.call.name),
-            },
-        }
+        return result_dict(self.ok, self.output, self.error, self.call.name)
 
     def message_text(self) -> str:
         """The tool message's content."""

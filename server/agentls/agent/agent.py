@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-import uuid
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,7 @@ from agentls.tools.executor import ToolExecutor
 from agentls.tools.permissions import Permission, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
+from agentls.tools.run_trace import new_run_id
 from agentls.tools.sandbox import unconfined_notice
 from agentls.workspace import Workspace
 
@@ -88,7 +89,7 @@ class Agent:
         components: list[AgentComponent] | None = None,
         run_id: str | None = None,
     ) -> None:
-        self.run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
+        self.run_id = run_id or new_run_id()
         self.model = model
         self.settings = settings
         self.on_event = on_event
@@ -139,7 +140,7 @@ class Agent:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self._cancel_event: asyncio.Event | None = None
-        self._early: dict[str, dict[str, Any]] = {}
+        self._proposal_events: deque[dict[str, Any]] = deque()  # from the store, not yet emitted
         self._own_memory = memory is None
 
     async def _suite(self) -> Any:
@@ -277,6 +278,7 @@ class Agent:
                     with contextlib.suppress(KeyError, ValueError):
                         self.proposals.resolve(proposal.id, "rejected", CANCEL_COMMENT)
         self.proposals.remove_listener(self._on_proposal)
+        self._emit_proposal_events()  # those a tool thread queued that the loop has not run yet
         if self._own_memory and self.tool_context.memory is not None:
             self.tool_context.memory.close()  # opened for this run by the memory component
         self._emit(
@@ -302,29 +304,26 @@ class Agent:
             log.exception("on_event failed for a %s event of run %s", kind, self.run_id)
 
     def _on_proposal(self, event: dict[str, Any]) -> None:
-        """A ProposalStore listener (any thread): forward this run's proposal events."""
+        """A ProposalStore listener (any thread): this run's proposal events, queued in the
+        order the store delivers them (creation before decision) and emitted on the loop."""
         proposal = event.get("proposal") or {}
-        if proposal.get("runId") != self.run_id:
+        if proposal.get("runId") != self.run_id or self._loop is None:
             return
+        self._proposal_events.append(event)
         if threading.get_ident() == self._loop_thread:
-            self._proposal_event(event)
-        elif self._loop is not None:
-            with contextlib.suppress(RuntimeError):
-                self._loop.call_soon_threadsafe(self._proposal_event, event)
+            self._emit_proposal_events()
+        else:
+            with contextlib.suppress(RuntimeError):  # a closed loop: the run is over
+                self._loop.call_soon_threadsafe(self._emit_proposal_events)
 
-    def _proposal_event(self, event: dict[str, Any]) -> None:
-        proposal, action = event["proposal"], event.get("action")
-        known = proposal["id"] in self.state.proposals
-        if action != "created" and not known:
-            # Another listener resolved it while the store was still announcing it.
-            self._early[proposal["id"]] = event
-            return
-        if action == "created" and not known:
-            self.state.proposals.append(proposal["id"])
-        self._emit("proposal", {"action": action, "proposal": proposal})
-        early = self._early.pop(proposal["id"], None) if action == "created" else None
-        if early is not None:
-            self._emit("proposal", {"action": early.get("action"), "proposal": early["proposal"]})
+    def _emit_proposal_events(self) -> None:
+        """On the loop: emit the queued proposal events, oldest first."""
+        while self._proposal_events:
+            event = self._proposal_events.popleft()
+            proposal, action = event["proposal"], event.get("action")
+            if action == "created" and proposal["id"] not in self.state.proposals:
+                self.state.proposals.append(proposal["id"])
+            self._emit("proposal", {"action": action, "proposal": proposal})
 
 
 def _writes(registry: Any, name: str) -> bool:

@@ -16,8 +16,8 @@ from agentls.agent.run import EditorContext, RunState, Task
 from agentls.agent.transcript import Transcript
 from agentls.settings import Settings
 from agentls.tools.base import ToolContext
+from agentls.tools.permissions import Approval
 
-Approval = Literal["ask", "auto", "never"]
 TurnKind = Literal["plan", "act"]
 
 

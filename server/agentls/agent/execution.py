@@ -22,6 +22,7 @@ from typing import Any
 from agentls.agent.actions import ActionResult, Finished, ParsedCall
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
+from agentls.llm.base import cancellable
 from agentls.tools.base import ToolError
 from agentls.tools.executor import ToolResult
 
@@ -69,22 +70,12 @@ async def run_call(
 
 
 async def _invoke(command: Command, arguments: dict[str, Any], cancel: asyncio.Event) -> Any:
-    """Call the command; sync commands run inline, awaitable ones until done or cancelled."""
+    """Call the command; sync commands run inline, awaitable ones until done or cancelled
+    (then a running tool gets STOP_GRACE_S to stop)."""
     value = command(**arguments)
     if not inspect.isawaitable(value):
         return value
-    work = asyncio.ensure_future(value)
-    waiter = asyncio.ensure_future(cancel.wait())
-    done, _ = await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if work in done:
-        waiter.cancel()
-        return work.result()
-    await asyncio.wait({work}, timeout=STOP_GRACE_S)
-    if work.done() and not work.cancelled():
-        work.exception()  # retrieved: the run is over, the outcome no longer matters
-    else:
-        work.cancel()
-    raise asyncio.CancelledError("run cancelled")
+    return await cancellable(value, cancel, grace_s=STOP_GRACE_S)
 
 
 def _unavailable(command: Command, run: RunContext) -> ToolError:

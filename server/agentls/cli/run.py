@@ -6,7 +6,10 @@ when stderr is a terminal); each proposal is shown as a coloured diff and, with
 that goes back to the model: cli/review.py); the run's trace goes to
 `.agentls/runs/<runId>.json` (for `agentls undo`); the final summary goes to stdout, or with `--json` one JSON object
 `{runId, status, summary, tasks, steps, proposals}`. Exit 0 only when the run completed.
-Must not know: the loop's internals (it calls Agent and listens to its events).
+The run is started as every front end starts one (`agent.launch.start_run`); this module
+adds the terminal: the approval policy (`auto` outside dev/full is asked about instead,
+with a warning; without a terminal `ask` becomes `never`), the reviewer, the progress.
+Must not know: the loop's internals (it listens to the run's events).
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import json
 import os
 import sys
 import threading
-import uuid
 from typing import Any
 
 from agentls.cli import Subcommand, helptext
@@ -149,12 +151,11 @@ def _on_event(progress: _Progress) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from agentls.agent.agent import Agent, RunSettings
+    from agentls.agent.launch import RunHandle, RunRequest, RunRequestError, Workbench, start_run
     from agentls.cli.review import proposal_listener
     from agentls.llm.base import ModelError
     from agentls.llm.factory import make_model
-    from agentls.tools.proposals import ProposalStore
-    from agentls.tools.run_trace import RunTrace
+    from agentls.tools.permissions import AUTO_APPROVE_MODES, approval_for
     from agentls.workspace import Workspace
 
     if not os.path.isdir(args.workspace):
@@ -166,17 +167,20 @@ def _run(args: argparse.Namespace) -> int:
         print(f"agentls: {exc}", file=sys.stderr)
         return 2
     mode = args.mode or configured.mode
-    approve = args.approve or configured.approval
-    if approve == "auto" and mode not in ("dev", "full"):
+    grant = approval_for(mode, args.approve or configured.approval, interactive=sys.stdin.isatty())
+    if "mode_forbids_auto" in grant.applied:
         print(f"agentls: --approve auto needs mode dev or full (got {mode}); proposals will wait for a decision", file=sys.stderr)
-        approve = "ask"
-    interactive = approve == "ask" and sys.stdin.isatty()
-    if approve == "ask" and not interactive and mode in ("dev", "full"):
+    if "no_one_to_ask" in grant.applied and mode in AUTO_APPROVE_MODES:
         print("agentls: no terminal to ask on: proposals stay pending (use --approve auto to apply)", file=sys.stderr)
+    request = RunRequest(args.goal, mode=mode, approval=grant.approval, max_steps=args.max_steps)
+    try:
+        request.check(configured)
+    except RunRequestError as exc:
+        print(f"agentls: {exc.message}", file=sys.stderr)
+        return 2
     progress = _Progress()
-    workspace = Workspace(args.workspace)
-    store = ProposalStore(workspace)
-    store.add_listener(proposal_listener(progress, store, interactive))
+    bench = Workbench.open(Workspace(args.workspace))
+    bench.proposals.add_listener(proposal_listener(progress, bench.proposals, grant.approval == "ask"))
     try:
         model = make_model(
             args.model or configured.model,
@@ -188,36 +192,25 @@ def _run(args: argparse.Namespace) -> int:
     except (ValueError, ModelError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return 2
-    settings = RunSettings.from_settings(
-        configured,
-        mode=mode,
-        approval=approve if interactive or approve != "ask" else "never",
-        max_steps=args.max_steps,
-    )
-    run_id = f"run-{uuid.uuid4().hex[:12]}"
-    trace = RunTrace(workspace.root, run_id, args.goal, store, mode=mode, approval=settings.approval,
-                     model=args.model or configured.model, maxSteps=settings.max_steps, recording=args.record)  # fmt: skip
-    show = _on_event(progress)
-
-    def on_event(event: Any) -> None:
-        trace.event(event.to_dict())
-        show(event)
-
-    agent = Agent(workspace=workspace, model=model, settings=settings, proposals=store, on_event=on_event, run_id=run_id)
+    facts = {"model": args.model or configured.model, "recording": args.record}
+    started: list[RunHandle] = []
 
     async def main() -> Any:
-        try:
-            return await agent.run(args.goal)
-        finally:
-            await model.aclose()
+        handle = start_run(bench, request, settings=configured, model=model,
+                           listener=_on_event(progress), close_model=True, facts=facts)  # fmt: skip
+        started.append(handle)
+        return await handle.wait()
 
     try:
         state = asyncio.run(main())
     except KeyboardInterrupt:
-        agent.cancel()
-        state = agent.state
+        if not started:
+            raise
+        started[0].cancel()
+        state = started[0].state
     finally:
         progress.thinking(False)
+    run_id, trace = started[0].run_id, started[0].trace
     trace.close()
     progress.line(f"agentls: run {run_id}; its trace is {trace.path} (undo: agentls undo {run_id})")
     result = state.to_dict()

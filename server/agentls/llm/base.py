@@ -96,18 +96,24 @@ class ChatModel(Protocol):
     async def aclose(self) -> None: ...
 
 
-async def cancellable(coro: Any, cancel: asyncio.Event | None) -> Any:
-    """Await `coro` unless `cancel` is set first (then the coroutine is cancelled and
-    asyncio.CancelledError is raised)."""
+async def cancellable(coro: Any, cancel: asyncio.Event | None, *, grace_s: float = 0.0) -> Any:
+    """Await `coro` unless `cancel` is set first: then the work gets `grace_s` seconds to
+    end by itself (a tool told to stop), is cancelled if it has not, and
+    asyncio.CancelledError is raised (what the work raised meanwhile is dropped)."""
     if cancel is None:
         return await coro
-    task = asyncio.ensure_future(coro)
+    work = asyncio.ensure_future(coro)
     waiter = asyncio.ensure_future(cancel.wait())
-    done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if task in done:
+    done, _ = await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if work in done:
         waiter.cancel()
-        return task.result()
-    task.cancel()
+        return work.result()
+    if grace_s > 0:
+        await asyncio.wait({work}, timeout=grace_s)
+    if work.done() and not work.cancelled():
+        work.exception()  # retrieved: the run is over, the outcome no longer matters
+    else:
+        work.cancel()
     raise asyncio.CancelledError("run cancelled")
 
 

@@ -83,14 +83,12 @@ def choice(
     return value
 
 
-def integer(data: dict[str, Any], name: str, method: str, low: int, high: int) -> int | None:
+def integer(data: dict[str, Any], name: str, method: str) -> int | None:
     value = data.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise AgentRequestError(
-            f"{method}: '{name}' must be an integer from {low} to {high}, got {value!r}", name
-        )
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AgentRequestError(f"{method}: '{name}' must be an integer, got {value!r}", name)
     return value
 
 

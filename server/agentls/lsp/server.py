@@ -2,7 +2,9 @@
 one module per LSP method.
 
 A workspace folder is a Project (its Workspace of buffers and its WorkspaceIndex);
-documents are routed to the project whose root contains them.
+documents are routed to the project whose root contains them. State that features share
+without the server knowing it (the run manager, the diagnostics publisher) is attached:
+`attached(Kind)` makes `Kind(server)` on first use and keeps that one.
 Must not know: analysis internals (it calls the index's public methods).
 """
 
@@ -12,10 +14,10 @@ import asyncio
 import logging
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar, cast
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
@@ -32,6 +34,8 @@ from agentls.settings import Settings
 from agentls.workspace import PathOutsideWorkspace, Workspace
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -58,6 +62,19 @@ class AgentLanguageServer(LanguageServer):
         self.projects: dict[Path, Project] = {}
         self.client_watches_files = False
         self.background: set[asyncio.Task[object]] = set()
+        self._attached: dict[Callable[..., Any], Any] = {}
+
+    # --- attached state --------------------------------------------------------------
+    def attached(self, kind: Callable[[AgentLanguageServer], T]) -> T:
+        """The server's one `kind` (a class taking the server), made on first use."""
+        found = self._attached.get(kind)
+        if found is None:
+            found = self._attached[kind] = kind(self)
+        return cast(T, found)
+
+    def attached_if_made(self, kind: Callable[[AgentLanguageServer], T]) -> T | None:
+        """The server's `kind` if something made it already, else None."""
+        return cast("T | None", self._attached.get(kind))
 
     # --- projects --------------------------------------------------------------------
     def add_project(self, root: Path) -> Project:

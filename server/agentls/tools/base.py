@@ -9,17 +9,19 @@ Must not know: the agent, LSP, any model provider.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from agentls.settings import Settings
-from agentls.tools.permissions import Permission, PermissionSet
+from agentls.tools.permissions import Approval, Permission, PermissionSet
 from agentls.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -51,6 +53,24 @@ CODE_ARGUMENT = "x-code"
 CODE_FIELD: dict[str, Any] = {CODE_ARGUMENT: True}
 
 
+def result_dict(
+    ok: bool, output: Any, error: dict[str, Any] | None, tool: str
+) -> dict[str, Any]:
+    """A call's outcome in the contract shape: `{"ok": true, "output": ...}` or
+    `{"ok": false, "error": {type, message, tool}}` (the error's own `tool` first)."""
+    if ok:
+        return {"ok": True, "output": output}
+    err = error or {}
+    return {
+        "ok": False,
+        "error": {
+            "type": err.get("type", "runtime"),
+            "message": err.get("message", ""),
+            "tool": err.get("tool", tool),
+        },
+    }
+
+
 class ToolInput(BaseModel):
     """Base for tool inputs: unknown fields are an error, strings may not hold NUL."""
 
@@ -59,6 +79,42 @@ class ToolInput(BaseModel):
 
 class ToolOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class CancelEvent(threading.Event):
+    """A threading.Event that also tells whoever subscribed when it is set, so a tool
+    blocked on something else (a proposal's decision) wakes at once, without polling."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[], None]] = []
+        self._callbacks_lock = threading.Lock()
+
+    def set(self) -> None:
+        super().set()
+        with self._callbacks_lock:
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` once when the event is set (at once if it is set already);
+        returns the function that unsubscribes it."""
+        with self._callbacks_lock:
+            if not self.is_set():
+                self._callbacks.append(callback)
+                return functools.partial(self._unsubscribe, callback)
+        callback()
+        return _nothing
+
+    def _unsubscribe(self, callback: Callable[[], None]) -> None:
+        with self._callbacks_lock:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+
+
+def _nothing() -> None:
+    return None
 
 
 @dataclass
@@ -73,8 +129,8 @@ class ToolContext:
     memory: Any = None  # agentls.tools.knowledge.memory.MemoryStore, opened lazily
     proposals: Any = None  # agentls.tools.proposals.ProposalStore
     run_id: str | None = None
-    approval: Literal["ask", "auto", "never"] = "ask"
-    cancel: threading.Event = field(default_factory=threading.Event)
+    approval: Approval = "ask"
+    cancel: CancelEvent = field(default_factory=CancelEvent)
     sandbox: Any = None  # agentls.tools.sandbox.SandboxConfig
     settings: Settings = field(default_factory=Settings)  # what tools read (web, sandbox)
     extra: dict[str, Any] = field(default_factory=dict)

@@ -3,7 +3,9 @@
 Every failure becomes a structured `ToolError` (validation | runtime | permission) that goes
 back to the caller as data; nothing a tool raises crashes the executor. A call runs in a
 worker thread with its own cancel event (set on timeout, and when the run's cancel event is
-set), so cooperative tools (subprocesses) stop; anything the tool stores on its context
+set), so cooperative tools (subprocesses) stop; the caller waits for the first of the
+tool's end, the run's cancel event and the deadline, woken by it (nothing polls); anything
+the tool stores on its context
 (an index it built, a memory it opened) is kept on the caller's context.
 Must not know: any particular tool, the agent, LSP.
 """
@@ -22,12 +24,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from agentls.tools.audit import AuditLog
-from agentls.tools.base import Tool, ToolContext, ToolError
+from agentls.tools.base import CancelEvent, Tool, ToolContext, ToolError, result_dict
 from agentls.tools.registry import ToolRegistry
 from agentls.workspace import PathOutsideWorkspace
 
-#: How often a waiting call checks the run's cancel event.
-_CANCEL_POLL_S = 0.05
 _MAX_SHOWN_INPUT = 80
 #: Deeper inputs are refused (validation, audit redaction and schemas recurse).
 MAX_INPUT_DEPTH = 64
@@ -44,17 +44,7 @@ class ToolResult:
     duration_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        if self.ok:
-            return {"ok": True, "output": self.output}
-        err = self.error or {}
-        return {
-            "ok": False,
-            "error": {
-                "type": err.get("type", "runtime"),
-                "message": err.get("message", ""),
-                "tool": err.get("tool", self.tool),
-            },
-        }
+        return result_dict(self.ok, self.output, self.error, self.tool)
 
 
 def _input_problem(value: Any) -> str | None:
@@ -176,9 +166,11 @@ class ToolExecutor:
     def _run(self, tool: Tool, parsed: BaseModel, ctx: ToolContext) -> dict[str, Any]:
         if ctx.cancel.is_set():
             raise ToolError("runtime", f"{tool.name} was not run: the run is cancelled", tool.name)
-        call_ctx = dataclasses.replace(ctx, cancel=threading.Event())
+        call_ctx = dataclasses.replace(ctx, cancel=CancelEvent())
         timeout = float(tool.timeout_for(parsed, call_ctx))
         box: dict[str, Any] = {}
+        finished = threading.Event()
+        woken = threading.Event()  # the tool ended, or the run was cancelled
 
         def work() -> None:
             try:
@@ -188,27 +180,28 @@ class ToolExecutor:
                 box["value"] = value
             except BaseException as exc:  # handed to the caller's thread
                 box["exc"] = exc
+            finally:
+                finished.set()
+                woken.set()
 
         worker = threading.Thread(target=work, name=f"tool-{tool.name}", daemon=True)
         worker.start()
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            worker.join(max(0.0, min(remaining, _CANCEL_POLL_S)))
-            if not worker.is_alive():
-                break
+        unsubscribe = ctx.cancel.subscribe(woken.set)
+        try:
+            woken.wait(timeout)
+        finally:
+            unsubscribe()
+        if not finished.is_set():
+            call_ctx.cancel.set()
+            worker.join(1.0)
             if ctx.cancel.is_set():
-                call_ctx.cancel.set()
-                worker.join(1.0)
                 raise ToolError("runtime", f"{tool.name} was cancelled", tool.name)
-            if remaining <= 0:
-                call_ctx.cancel.set()
-                worker.join(1.0)
-                raise ToolError(
-                    "runtime",
-                    f"{tool.name} timed out after {timeout:g} s; it was told to stop",
-                    tool.name,
-                )
+            raise ToolError(
+                "runtime",
+                f"{tool.name} timed out after {timeout:g} s; it was told to stop",
+                tool.name,
+            )
+        worker.join()  # it has ended: only its last steps are left
         _keep_context_changes(ctx, call_ctx)
         exc = box.get("exc")
         if isinstance(exc, Exception):

@@ -1,12 +1,20 @@
-"""Permissions: five flags and four modes. The policy is data and names no tool.
+"""Permissions: five flags and four modes, and the approval rule. The policy is data and
+names no tool.
 
 Each tool declares the flags it needs (possibly depending on its input); the executor
-checks them against the run's permission set. Must not know: any particular tool.
+checks them against the run's permission set. `approval_for` is the one rule saying which
+approval a run or call follows — `ask` (default), `auto` (apply at once; only in `dev` and
+`full`), `never` (propose only) — given its mode and whether anyone can be asked, and why
+it differs from the one asked for. Front ends put their policy on top (the CLI warns and
+goes on, the LSP refuses an explicit `auto` it would not follow, a tool tells the model).
+Must not know: any particular tool, any front end.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
 
 class Permission(StrEnum):
@@ -33,6 +41,62 @@ MODES: dict[str, frozenset[Permission]] = {
 
 #: Modes in which approval "auto" may apply edits at once.
 AUTO_APPROVE_MODES = frozenset({"dev", "full"})
+
+Approval = Literal["ask", "auto", "never"]
+APPROVALS: tuple[Approval, ...] = ("ask", "auto", "never")
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRule:
+    """`asked` becomes `becomes` when `when` holds (a name in `_CONDITIONS`)."""
+
+    asked: Approval
+    when: str
+    becomes: Approval
+    why: str  # formatted with mode=
+
+
+#: The approval rule, applied in order (a later rule sees what an earlier one made).
+APPROVAL_RULES: tuple[ApprovalRule, ...] = (
+    ApprovalRule(
+        "auto",
+        "mode_forbids_auto",
+        "ask",
+        "approval 'auto' is only allowed in modes dev and full, not in {mode!r}",
+    ),
+    ApprovalRule("ask", "no_one_to_ask", "never", "there is no one to ask"),
+)
+
+_CONDITIONS = {
+    "mode_forbids_auto": lambda mode, interactive: mode not in AUTO_APPROVE_MODES,
+    "no_one_to_ask": lambda mode, interactive: not interactive,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalGrant:
+    """The approval followed, and the rules (by `when`) that changed the one asked for."""
+
+    asked: Approval
+    approval: Approval
+    applied: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.approval != self.asked
+
+
+def approval_for(mode: str, asked: Approval, *, interactive: bool = True) -> ApprovalGrant:
+    """The approval a run or call in `mode` follows when `asked` was asked for;
+    `interactive`: someone can be asked about a proposal (an editor, a terminal)."""
+    approval, applied, reasons = asked, [], []
+    for rule in APPROVAL_RULES:
+        if approval == rule.asked and _CONDITIONS[rule.when](mode, interactive):
+            approval = rule.becomes
+            applied.append(rule.when)
+            reasons.append(rule.why.format(mode=mode))
+    return ApprovalGrant(asked, approval, tuple(applied), tuple(reasons))
 
 
 class PermissionSet:

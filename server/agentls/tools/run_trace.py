@@ -21,6 +21,7 @@ import re
 import tempfile
 import threading
 import time
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,12 @@ RUNS_DIR = Path(".agentls") / "runs"
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 TRACE_VERSION = 1
 _REDACTED_FIELDS = ("arguments", "input", "output", "error", "text", "message", "summary")
+
+
+def new_run_id(kind: str = "run") -> str:
+    """A new id for a run (`run-…`) or a one-off tool call (`tool-…`): the one place ids
+    are made, so every one is a valid `trace_path` name."""
+    return f"{kind}-{uuid.uuid4().hex[:12]}"
 
 
 def trace_path(root: str | os.PathLike[str], run_id: str) -> Path:

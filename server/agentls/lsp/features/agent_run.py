@@ -4,28 +4,22 @@
 The run goes on in the background (RunManager); `context.uri` picks the workspace folder
 and the editor context (path, range, selected text, and the diagnostics a "Fix this"
 code action carries), else the first folder is used. A
-`workDoneToken` in the params is used for the run's progress. Bad params → JSON-RPC
--32602 naming the field; no workspace folder → -32803. `start_from_params` is shared with
-the `agentls.agent.run` command (execute_command.py).
+`workDoneToken` in the params is used for the run's progress. Here the params' shapes are
+read (strings, an integer, the context's uri, range and diagnostics); what the values may
+be is checked where every front end's runs are (`agent.launch.RunRequest`). Bad params →
+JSON-RPC -32602 naming the field; no workspace folder → -32803. `start_from_params` is
+shared with the `agentls.agent.run` command (execute_command.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from agentls.agent.run import EditorContext
-from agentls.lsp.params import (
-    AgentRequestError,
-    choice,
-    diagnostic_lines,
-    fields,
-    integer,
-    lsp_range,
-    text,
-)
-from agentls.lsp.runs import APPROVALS, MAX_STEPS_LIMIT, RunManager
+from agentls.lsp.params import AgentRequestError, diagnostic_lines, fields, integer, lsp_range, text
+from agentls.lsp.runs import RunManager
 from agentls.lsp.server import AgentLanguageServer
-from agentls.tools.permissions import MODES
 
 METHOD = "agent/run"
 
@@ -34,13 +28,14 @@ async def start_from_params(ls: AgentLanguageServer, params: Any) -> dict[str, A
     """Check the `agent/run` params, start the run; `{runId}`."""
     data = fields(params, METHOD)
     goal = text(data, "goal", METHOD, required=True) or ""
-    mode = choice(data, "mode", MODES, METHOD)
-    approval = choice(data, "approval", APPROVALS, METHOD)
-    max_steps = integer(data, "maxSteps", METHOD, 1, MAX_STEPS_LIMIT)
+    mode = text(data, "mode", METHOD)
+    approval = text(data, "approval", METHOD)
+    max_steps = integer(data, "maxSteps", METHOD)
     context = data.get("context")
     if context is not None and not isinstance(context, dict):
         raise AgentRequestError(f"{METHOD}: 'context' must be an object {{uri, range?}}", "context")
     manager = RunManager.of(ls)
+    request = manager.request(goal, mode, approval, max_steps)
     editor: EditorContext | None = None
     if context is None:
         project, _ = manager.project_for(None)
@@ -52,7 +47,7 @@ async def start_from_params(ls: AgentLanguageServer, params: Any) -> dict[str, A
         problems = diagnostic_lines(context.get("diagnostics"), "context.diagnostics", METHOD)
         editor = manager.editor_context(project, rel or "", rng, problems)
     token = data.get("workDoneToken")
-    run_id = manager.start(project, goal, mode, approval, max_steps, editor, progress_token=token)
+    run_id = manager.start(project, replace(request, editor=editor), progress_token=token)
     return {"runId": run_id}
 
 

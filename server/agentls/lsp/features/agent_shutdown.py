@@ -16,6 +16,6 @@ from agentls.lsp.server import AgentLanguageServer
 def register(server: AgentLanguageServer) -> None:
     @server.feature(lsp.SHUTDOWN)
     async def shutdown(ls: AgentLanguageServer, params: Any) -> None:
-        manager = getattr(ls, "runs", None)
-        if isinstance(manager, RunManager):
+        manager = ls.attached_if_made(RunManager)
+        if manager is not None:
             await manager.shutdown()

@@ -14,9 +14,8 @@ from typing import Any
 from lsprotocol import converters
 from lsprotocol import types as lsp
 
+from agentls.lsp.features.execute_command import RUN as RUN_COMMAND
 from agentls.lsp.server import AgentLanguageServer
-
-RUN_COMMAND = "agentls.agent.run"
 
 #: (title, kind, goal template): the goal names the file and the selected lines.
 ACTIONS: list[tuple[str, lsp.CodeActionKind | None, str]] = [

@@ -49,12 +49,8 @@ class SyntaxDiagnostics:
 
     @classmethod
     def of(cls, server: AgentLanguageServer) -> SyntaxDiagnostics:
-        """The server's publisher (`server.syntax_diagnostics`, made on first use)."""
-        found = getattr(server, "syntax_diagnostics", None)
-        if not isinstance(found, SyntaxDiagnostics):
-            found = cls(server)
-            server.syntax_diagnostics = found  # type: ignore[attr-defined]
-        return found
+        """The server's publisher (made on first use)."""
+        return server.attached(cls)
 
     def schedule(self, uri: str, project: Project, rel: str, delay: float = DEBOUNCE_S) -> None:
         """Publish the document's syntax errors after `delay`, replacing a pending one."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from agentls.lsp.server import AgentLanguageServer
 
+#: The command ids (declared here only; code_action.py offers RUN; protocol.ts mirrors them).
 RUN = "agentls.agent.run"
 CANCEL = "agentls.agent.cancel"
 

@@ -18,7 +18,8 @@ from agentls.analysis.rename import RenameRefused, renamed
 from agentls.tools.base import ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.code.index_access import analysed_file
 from agentls.tools.filesystem.content import current_content, target
-from agentls.tools.filesystem.proposing import ProposingTool, check_syntax, submit
+from agentls.tools.filesystem.proposing import ProposingTool, check_syntax
+from agentls.tools.proposals.decisions import submit
 
 MAX_FILES = 200
 

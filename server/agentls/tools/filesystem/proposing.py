@@ -1,31 +1,26 @@
-"""Turning a file change into a proposal and following the approval policy.
+"""Turning a file change into a proposal: the tool side.
 
-Shared by `write_file` and `edit_file`: refuse changes that break a file's syntax, add the
-proposal to the store, then by approval: `auto` (only in modes that allow it) applies at
-once, `ask` waits for the user's decision (bounded), `never` leaves it pending. The output
-tells the model what happened in words it can act on.
+Shared by `write_file`, `edit_file` and the symbol edits: refuse changes that break a
+file's syntax, hand the proposal to `proposals.decisions.submit` (which follows the
+approval: apply, wait for the decision, or leave it pending), and tell the model what
+happened in words it can act on.
 Must not know: the editor, LSP, the agent.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolOutput
-from agentls.tools.permissions import AUTO_APPROVE_MODES, WRITE, Permission
-from agentls.tools.proposal_edit import changed_region
-from agentls.tools.proposals import Proposal, ProposalStore
+from agentls.tools.permissions import WRITE, Permission
+from agentls.tools.proposals import Proposal
+from agentls.tools.proposals.decisions import proposal_timeout, submit
+from agentls.tools.proposals.edit import changed_region
 
 log = logging.getLogger(__name__)
-
-DEFAULT_PROPOSAL_TIMEOUT_S = 600.0
-_POLL_S = 0.25
-
 
 class ProposalOutput(ToolOutput):
     proposal_id: str
@@ -34,10 +29,6 @@ class ProposalOutput(ToolOutput):
     diff: str
     comment: str | None = Field(default=None, description="The user's comment with the decision.")
     message: str
-
-
-def proposal_timeout(ctx: ToolContext) -> float:
-    return float(ctx.extra.get("proposal_timeout_s", DEFAULT_PROPOSAL_TIMEOUT_S))
 
 
 def call_timeout(base: float, ctx: ToolContext) -> float:
@@ -101,24 +92,6 @@ def _python_errors(
     return [] if python_error(path, old) is not None else [error]
 
 
-def _store(ctx: ToolContext) -> ProposalStore:
-    if ctx.proposals is None:
-        ctx.proposals = ProposalStore(ctx.workspace)
-    return ctx.proposals
-
-
-def _wait(store: ProposalStore, proposal: Proposal, ctx: ToolContext) -> bool:
-    """Wait for the decision; False on timeout or cancellation."""
-    deadline = time.monotonic() + proposal_timeout(ctx)
-    while not ctx.cancel.is_set():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return False
-        if store.wait(proposal.id, min(remaining, _POLL_S)).status != "pending":
-            return True
-    return False
-
-
 def propose(
     ctx: ToolContext, tool: str, path: str, old: bytes | None, new: bytes, note: str = ""
 ) -> ProposalOutput:
@@ -136,37 +109,6 @@ def propose(
         message=(_message(proposal, approval, waited_out, ctx) + note).strip()
         + _region(proposal, old, new),
     )
-
-
-def submit(
-    ctx: ToolContext, make: Callable[[ProposalStore], Proposal], note: str = ""
-) -> tuple[Proposal, str, bool, str]:
-    """Add the proposal `make` builds and follow ctx.approval: (the proposal, the approval
-    followed, whether the wait for a decision ran out, the note for the model)."""
-    store = _store(ctx)
-    proposal = make(store)
-    approval = ctx.approval
-    if approval == "auto" and ctx.permissions.mode not in AUTO_APPROVE_MODES:
-        note += f" Approval 'auto' is not allowed in mode {ctx.permissions.mode!r}; asking instead."
-        approval = "ask"
-    waited_out = False
-    if approval == "auto":
-        store.resolve(proposal.id, "accepted")
-    elif approval == "ask":
-        waited_out = not _wait(store, proposal, ctx)
-    if proposal.status == "applied" and ctx.index is not None:
-        for change in proposal.changes:
-            _reindex(ctx, change.path)
-    return proposal, approval, waited_out, note
-
-
-def _reindex(ctx: ToolContext, path: str) -> None:
-    """The run's index sees an applied change at once (find_references right after a rename
-    by edit_file answered from the old text)."""
-    try:
-        ctx.index.update_file(path)  # type: ignore[union-attr]
-    except Exception as exc:  # the index is a help here, never a reason to fail the edit
-        log.warning("re-indexing %s after its change failed: %s", path, exc)
 
 
 def _region(proposal: Proposal, old: bytes | None, new: bytes) -> str:

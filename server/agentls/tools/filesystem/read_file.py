@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.filesystem.content import current_content, require_text, target
 from agentls.tools.permissions import READ, Permission
-from agentls.tools.proposal_edit import split_lines
+from agentls.tools.proposals.edit import split_lines
 
 MAX_CONTENT_BYTES = 256 * 1024
 

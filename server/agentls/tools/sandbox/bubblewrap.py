@@ -15,13 +15,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from agentls.tools.sandbox.environment import scrubbed_env
 from agentls.tools.sandbox.hostview import host_view
+from agentls.tools.sandbox.probe import probe
 
 #: HOME and TMPDIR inside the sandbox (on its private /tmp).
 PRIVATE_HOME = "/tmp/home"
@@ -73,14 +71,10 @@ def bubblewrap_status() -> tuple[str | None, str]:
     exe = shutil.which("bwrap")
     if exe is None:
         return None, "bwrap not found on PATH"
-    with tempfile.TemporaryDirectory(prefix="agentls-probe-") as tmp:
-        path = Path(tmp).resolve()
-        argv = [*bwrap_argv(exe, path, path, (), path, network=False), "true"]
-        try:
-            done = subprocess.run(argv, capture_output=True, timeout=10, env=scrubbed_env())
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return None, f"bwrap failed to start: {exc}"
-    if done.returncode != 0:
-        detail = done.stderr.decode("utf-8", "replace").strip()[:200]
-        return None, f"bwrap does not work here: {detail or f'exit code {done.returncode}'}"
-    return exe, "bubblewrap works"
+    why = probe(
+        lambda folder: bwrap_argv(exe, folder, folder, (), folder, network=False),
+        timeout=10,
+        launcher="bwrap",
+        backend="bwrap",
+    )
+    return (None, why) if why else (exe, "bubblewrap works")

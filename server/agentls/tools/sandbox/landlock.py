@@ -17,14 +17,12 @@ from __future__ import annotations
 import functools
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from agentls.tools.sandbox.environment import scrubbed_env
 from agentls.tools.sandbox.hostview import SECRET_ROOTS, HostView, host_view
+from agentls.tools.sandbox.probe import probe
 
 CHILD = str(Path(__file__).with_name("landlock_child.py"))
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
@@ -104,16 +102,14 @@ def landlock_status() -> tuple[bool, str]:
         abi = int(get_abi_version())
     except Exception as exc:  # not installed, syscall missing, disabled at boot
         return False, f"Landlock is not available: {exc}"
-    with tempfile.TemporaryDirectory(prefix="agentls-probe-") as tmp:
-        path = Path(tmp).resolve()
-        argv = [*landlock_argv(path, [path], path, network=False), "true"]
-        try:
-            done = subprocess.run(argv, capture_output=True, timeout=20, env=scrubbed_env())
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"the Landlock launcher failed to start: {exc}"
-    if done.returncode != 0:
-        detail = done.stderr.decode("utf-8", "replace").strip()[:200]
-        return False, f"Landlock does not work here: {detail or f'exit code {done.returncode}'}"
+    why = probe(
+        lambda folder: landlock_argv(folder, [folder], folder, network=False),
+        timeout=20,
+        launcher="the Landlock launcher",
+        backend="Landlock",
+    )
+    if why:
+        return False, why
     if abi < 4:
         return True, f"Landlock ABI {abi} works (no TCP restriction below ABI 4)"
     return True, f"Landlock ABI {abi} works"

@@ -17,9 +17,9 @@ from typing import Literal
 from pydantic import Field
 
 from agentls.tools.base import ToolContext, ToolOutput
-from agentls.tools.filesystem.proposing import proposal_timeout, submit
-from agentls.tools.permissions import AUTO_APPROVE_MODES
+from agentls.tools.permissions import approval_for
 from agentls.tools.proposals import Proposal, ProposalStore
+from agentls.tools.proposals.decisions import proposal_timeout, submit
 from agentls.tools.sandbox import Changes
 
 TITLE_CHARS = 80
@@ -44,7 +44,7 @@ class ShellEdits(ToolOutput):
 
 def edits_in_place(ctx: ToolContext) -> bool:
     """True when the command may write the real workspace (approval auto, allowed)."""
-    return ctx.approval == "auto" and ctx.permissions.mode in AUTO_APPROVE_MODES
+    return approval_for(ctx.permissions.mode or "", ctx.approval).approval == "auto"
 
 
 def in_place_edits() -> ShellEdits:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agentls.tools.proposal_edit import NO_NEWLINE, split_lines, unified_diff
+from agentls.tools.proposals.edit import NO_NEWLINE, split_lines, unified_diff
 from agentls.workspace import LineIndex
 
 

@@ -15,8 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agentls.tools.hunks import Hunk, apply_hunks, deletion_diff, file_hunks
-from agentls.tools.proposal_edit import unified_diff, workspace_edit
+from agentls.tools.proposals.edit import unified_diff, workspace_edit
+from agentls.tools.proposals.hunks import Hunk, apply_hunks, deletion_diff, file_hunks
 
 Status = Literal["pending", "applied", "rejected", "stale"]
 _LEFT_OUT_CHARS = 2000  # of left-out hunks' diffs told to the model

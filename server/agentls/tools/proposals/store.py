@@ -1,13 +1,22 @@
 """Pending proposals: edits the agent wants to make, waiting for the user's decision.
 
 `write_file` and `edit_file` never write; they add a `Proposal` here (a unified diff, a
-WorkspaceEdit and its hunks; an undo adds one changing several files). Until resolved, the run's own reads see it (`overlay`). Resolving with
-"accepted" re-checks the file: if its content (open buffer, else disk) is no longer what
-the proposal was made from, the proposal is "stale" and nothing is written. Accepting some
-hunks only applies those, and the proposal's note tells which were left out. Otherwise the
-store's `applier` applies it (default: an atomic write inside the workspace; the LSP layer
-swaps in one that goes through the editor). Listeners hear of every creation and
-resolution as an event dict. Thread-safe. Must not know: LSP, the agent, any model.
+WorkspaceEdit and its hunks; an undo adds one changing several files). Until resolved,
+the run's own reads see it (`overlay`). Resolving with "accepted" re-checks the file: if
+its content (open buffer, else disk) is no longer what the proposal was made from, the
+proposal is "stale" and nothing is written. Accepting some hunks only applies those, and
+the proposal's note tells which were left out. Otherwise the store's `applier` applies it
+(default: an atomic write inside the workspace; the LSP layer swaps in one that goes
+through the editor).
+
+Events: the store publishes one event per creation and one per decision
+(`{kind: "proposal", action: "created" | "resolved", proposal}`), and every listener hears
+them in that one order — a proposal's creation always before its decision, even when a
+listener decides it while hearing of its creation (that decision is delivered once the
+creation has reached every listener). A thread that publishes while another is delivering
+leaves its event to that one. `wait` blocks until the decision (or a timeout, or the
+caller's cancel event): the decision wakes it, nothing polls.
+Thread-safe. Must not know: LSP, the agent, any model.
 """
 
 from __future__ import annotations
@@ -16,13 +25,16 @@ import logging
 import os
 import tempfile
 import threading
-import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from agentls.tools.proposal_model import FileChange, Proposal, Status, content_hash
+from agentls.tools.proposals.model import FileChange, Proposal, Status, content_hash
 from agentls.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agentls.tools.base import CancelEvent
 
 __all__ = ["FileChange", "Proposal", "ProposalStore", "Status", "content_hash", "write_atomically"]
 
@@ -71,6 +83,9 @@ class ProposalStore:
         self._cond = threading.Condition()
         self._listeners: list[Listener] = []
         self._resolving: set[str] = set()
+        self._waiters: dict[str, list[threading.Event]] = {}  # proposal id → its waiters
+        self._events: deque[dict[str, Any]] = deque()  # published, not yet delivered
+        self._delivering = False
 
     # --- creation ------------------------------------------------------------------
     def propose(
@@ -104,7 +119,8 @@ class ProposalStore:
     def add(self, proposal: Proposal) -> Proposal:
         with self._cond:
             self._proposals[proposal.id] = proposal
-        self._emit("created", proposal)
+            self._publish("created", proposal)
+        self._deliver()
         return proposal
 
     # --- queries -------------------------------------------------------------------
@@ -178,7 +194,10 @@ class ProposalStore:
                 proposal.status = status
                 self._resolving.discard(proposal_id)
                 self._cond.notify_all()
-        self._emit("resolved", proposal)
+                for waiter in self._waiters.pop(proposal_id, ()):
+                    waiter.set()
+                self._publish("resolved", proposal)
+        self._deliver()
         return status
 
     def _apply(self, proposal: Proposal) -> Status:
@@ -200,20 +219,32 @@ class ProposalStore:
             return "stale"
         return "applied"
 
-    def wait(self, proposal_id: str, timeout: float | None = None) -> Proposal:
-        """Block until the proposal is resolved or `timeout` seconds pass; return it."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+    def wait(
+        self, proposal_id: str, timeout: float | None = None, cancel: CancelEvent | None = None
+    ) -> Proposal:
+        """Block until the proposal is decided, `timeout` seconds pass or `cancel` is set;
+        return it (still pending unless decided). The decision itself wakes the waiter."""
+        woken = threading.Event()
         with self._cond:
-            while True:
-                proposal = self._proposals.get(proposal_id)
-                if proposal is None:
-                    raise KeyError(f"no proposal with id {proposal_id!r}")
-                if proposal.status != "pending":
-                    return proposal
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    return proposal
-                self._cond.wait(remaining)
+            proposal = self._proposals.get(proposal_id)
+            if proposal is None:
+                raise KeyError(f"no proposal with id {proposal_id!r}")
+            if proposal.status != "pending":
+                return proposal
+            self._waiters.setdefault(proposal_id, []).append(woken)
+        unsubscribe = cancel.subscribe(woken.set) if cancel is not None else None
+        try:
+            woken.wait(timeout)
+        finally:
+            if unsubscribe is not None:
+                unsubscribe()
+            with self._cond:
+                waiters = self._waiters.get(proposal_id)
+                if waiters is not None and woken in waiters:
+                    waiters.remove(woken)
+                    if not waiters:
+                        del self._waiters[proposal_id]
+        return proposal
 
     # --- events --------------------------------------------------------------------
     def add_listener(self, listener: Listener) -> None:
@@ -225,12 +256,33 @@ class ProposalStore:
             if listener in self._listeners:
                 self._listeners.remove(listener)
 
-    def _emit(self, action: str, proposal: Proposal) -> None:
-        event = {"kind": "proposal", "action": action, "proposal": proposal.to_dict()}
+    def _publish(self, action: str, proposal: Proposal) -> None:
+        """Queue the event (with the store's lock held, so events queue in the order the
+        changes happened); `_deliver` hands it to the listeners."""
+        self._events.append({"kind": "proposal", "action": action, "proposal": proposal.to_dict()})
+
+    def _deliver(self) -> None:
+        """Hand the queued events to the listeners, one event to every listener before the
+        next; a call made while a delivery is under way (a listener deciding a proposal,
+        another thread) leaves its events to that delivery."""
         with self._cond:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(event)
-            except Exception:
-                log.exception("proposal listener %r failed on %s", listener, action)
+            if self._delivering:
+                return
+            self._delivering = True
+        try:
+            while True:
+                with self._cond:
+                    if not self._events:
+                        self._delivering = False
+                        return
+                    event = self._events.popleft()
+                    listeners = list(self._listeners)
+                for listener in listeners:
+                    try:
+                        listener(event)
+                    except Exception:
+                        log.exception("proposal listener %r failed on %s", listener, event["action"])
+        except BaseException:  # e.g. Ctrl-C in a terminal review: the next call delivers the rest
+            with self._cond:
+                self._delivering = False
+            raise

@@ -1,0 +1,84 @@
+"""One workspace's tools, shared by every run and one-off tool call made there.
+
+A `Workbench` holds the registry, the executor with the workspace's audit log
+(`.agentls/audit.jsonl`), the ProposalStore (its applier is the front end's to replace:
+the LSP applies through the editor) and, when the front end keeps one, the index with the
+event set once it is built. Memory is not kept here: a run opens it when a component first
+needs it and closes it at its end.
+
+A one-off call (`agent/executeTool`, `agentls tool`, later MCP's tools) gets its own id
+(`tool-…`) as its run id, so its proposals flow like a run's: `call_context` makes its
+ToolContext, `call` waits (bounded) for the first index and runs it, closing what the call
+opened. Must not know: any front end, how a proposal reaches a user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from agentls.settings import Settings
+from agentls.tools.audit import AuditLog
+from agentls.tools.base import ToolContext
+from agentls.tools.executor import ToolExecutor, ToolResult
+from agentls.tools.permissions import Approval, PermissionSet
+from agentls.tools.proposals import ProposalStore
+from agentls.tools.registry import ToolRegistry, default_registry
+from agentls.tools.run_trace import new_run_id
+from agentls.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agentls.analysis.index import WorkspaceIndex
+
+#: How long a run or a tool call waits at most for the workspace's first index.
+INDEX_WAIT_S = 30.0
+
+
+@dataclass
+class Workbench:
+    workspace: Workspace
+    registry: ToolRegistry
+    executor: ToolExecutor
+    proposals: ProposalStore
+    index: WorkspaceIndex | None = None
+    ready: threading.Event | None = None  # set once `index` is built; None: nothing to wait for
+
+    @classmethod
+    def open(
+        cls,
+        workspace: Workspace,
+        *,
+        index: WorkspaceIndex | None = None,
+        ready: threading.Event | None = None,
+    ) -> Workbench:
+        registry = default_registry()
+        executor = ToolExecutor(registry, AuditLog.for_workspace(workspace.root))
+        return cls(workspace, registry, executor, ProposalStore(workspace), index, ready)
+
+    def call_context(self, *, mode: str, approval: Approval, settings: Settings) -> ToolContext:
+        """The context of one tool call in `mode` with `approval` (its own `tool-…` id)."""
+        return ToolContext(
+            workspace=self.workspace,
+            permissions=PermissionSet.for_mode(mode),
+            index=self.index,
+            proposals=self.proposals,
+            run_id=new_run_id("tool"),
+            approval=approval,
+            extra={"proposal_timeout_s": settings.proposal_timeout_s},
+            settings=settings,
+        )
+
+    async def call(self, ctx: ToolContext, name: str, raw_input: Any) -> ToolResult:
+        """Run one tool with `ctx` (from `call_context`), once the first index is built or
+        INDEX_WAIT_S passed; closes the memory the call opened."""
+        if self.ready is not None and not self.ready.is_set():
+            await asyncio.to_thread(self.ready.wait, INDEX_WAIT_S)
+        try:
+            return await self.executor.execute_async(name, raw_input, ctx)
+        finally:
+            if ctx.memory is not None:  # opened by a knowledge tool for this call
+                with contextlib.suppress(Exception):
+                    ctx.memory.close()

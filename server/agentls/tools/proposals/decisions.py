@@ -1,0 +1,71 @@
+"""What becomes of a new proposal under the approval a tool call runs with.
+
+`submit` adds the proposal a tool built to the call's store and follows `ctx.approval`:
+`auto` (only in modes that allow it) applies it at once, `ask` waits for the user's
+decision (bounded by the proposal timeout, and by the call's cancel event), `never`
+leaves it pending. An applied change is re-indexed at once. Shared by every tool whose
+result is a proposal (the file and symbol edits, the shell tools' scratch changes).
+Must not know: the editor, LSP, the agent, which tool made the proposal.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from agentls.tools.base import ToolContext
+from agentls.tools.permissions import approval_for
+from agentls.tools.proposals.store import Proposal, ProposalStore
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PROPOSAL_TIMEOUT_S = 600.0
+
+
+def proposal_timeout(ctx: ToolContext) -> float:
+    return float(ctx.extra.get("proposal_timeout_s", DEFAULT_PROPOSAL_TIMEOUT_S))
+
+
+def _store(ctx: ToolContext) -> ProposalStore:
+    if ctx.proposals is None:
+        ctx.proposals = ProposalStore(ctx.workspace)
+    return ctx.proposals
+
+
+def _wait(store: ProposalStore, proposal: Proposal, ctx: ToolContext) -> bool:
+    """Wait for the decision (woken by it, or by the call's cancel event); False when the
+    proposal timeout ran out or the call was cancelled first."""
+    return store.wait(proposal.id, proposal_timeout(ctx), ctx.cancel).status != "pending"
+
+
+def submit(
+    ctx: ToolContext, make: Callable[[ProposalStore], Proposal], note: str = ""
+) -> tuple[Proposal, str, bool, str]:
+    """Add the proposal `make` builds and follow ctx.approval: (the proposal, the approval
+    followed, whether the wait for a decision ran out, the note for the model)."""
+    store = _store(ctx)
+    proposal = make(store)
+    grant = approval_for(ctx.permissions.mode or "", ctx.approval)
+    approval = grant.approval
+    if grant.changed:
+        note += f" Approval {grant.asked!r} is not allowed in mode {ctx.permissions.mode!r}; asking instead."
+    waited_out = False
+    if approval == "auto":
+        store.resolve(proposal.id, "accepted")
+    elif approval == "ask":
+        waited_out = not _wait(store, proposal, ctx)
+    if proposal.status == "applied" and ctx.index is not None:
+        for change in proposal.changes:
+            _reindex(ctx, change.path)
+    return proposal, approval, waited_out, note
+
+
+def _reindex(ctx: ToolContext, path: str) -> None:
+    """The run's index sees an applied change at once (find_references right after a rename
+    by edit_file answered from the old text)."""
+    try:
+        ctx.index.update_file(path)  # type: ignore[union-attr]
+    except Exception as exc:  # the index is a help here, never a reason to fail the edit
+        log.warning("re-indexing %s after its change failed: %s", path, exc)
+
+
