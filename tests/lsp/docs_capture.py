@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agentls.tools.proposal_edit import apply_text_edit
+from agentls.tools.proposals.edit import apply_text_edit
 from tests.agent.conftest import act, finish, plan
 from tests.lsp.stdio_client import Captured, StdioClient
 
