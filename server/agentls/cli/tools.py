@@ -15,7 +15,6 @@ import os
 import shutil
 import sys
 import textwrap
-import uuid
 from typing import TYPE_CHECKING, Any
 
 from agentls.cli import Subcommand, helptext
@@ -45,6 +44,7 @@ def _context(root: str, mode: str, approval: str, settings: Settings) -> ToolCon
     from agentls.tools.base import ToolContext
     from agentls.tools.permissions import PermissionSet
     from agentls.tools.proposals import ProposalStore
+    from agentls.tools.run_trace import new_run_id
     from agentls.workspace import Workspace
 
     workspace = Workspace(root)
@@ -52,7 +52,7 @@ def _context(root: str, mode: str, approval: str, settings: Settings) -> ToolCon
         workspace=workspace,
         permissions=PermissionSet.for_mode(mode),
         proposals=ProposalStore(workspace),
-        run_id=f"cli-{uuid.uuid4().hex[:8]}",
+        run_id=new_run_id("cli"),
         approval=approval,  # type: ignore[arg-type]
         settings=settings,
         extra={"proposal_timeout_s": settings.proposal_timeout_s},
@@ -194,17 +194,18 @@ def _run_tool(args: argparse.Namespace) -> int:
 
     from agentls.tools.audit import AuditLog
     from agentls.tools.executor import ToolExecutor
+    from agentls.tools.permissions import approval_for
     from agentls.tools.registry import default_registry
 
-    interactive = args.approve == "ask" and args.input != "-" and sys.stdin.isatty()
-    approval = "never" if args.approve == "ask" and not interactive else args.approve
+    interactive = args.input != "-" and sys.stdin.isatty()
+    approval = approval_for(args.mode, args.approve, interactive=interactive).approval
     ctx = _context(args.workspace, args.mode, approval, settings)
-    ctx.proposals.add_listener(_proposal_listener(ctx, interactive))
+    ctx.proposals.add_listener(_proposal_listener(ctx, approval == "ask"))
     executor = ToolExecutor(default_registry(), AuditLog.for_workspace(ctx.root))
     result = executor.execute(args.name, payload, ctx)
     _emit(result.to_dict())
     pending = [p for p in ctx.proposals.list() if p.status == "pending"]
-    if pending and args.approve == "ask" and not interactive:
+    if pending and args.approve == "ask" and approval == "never":
         print(
             f"agentls: {len(pending)} proposal(s) left pending: there is no terminal to ask on; "
             "nothing was written (use --approve auto to apply)",
