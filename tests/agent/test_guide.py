@@ -346,4 +346,6 @@ async def test_a_guided_end_runs_the_workspace_tests_once(make_agent: Any, ws_ro
     agent.executor.execute_async = counted
     state = await agent.run("The test fails. Fix main in src/app.py so the test passes.")
     assert state.status == "completed", state.error
-    assert runs.count("run_test_suite") == 1  # the guided end's check is the run's last
+    # once as the run began (its failures in the prompt), once after the change: the end's
+    # check takes that last run instead of running the suite a third time
+    assert runs == ["run_test_suite", "edit_file", "run_test_suite"]

@@ -74,3 +74,17 @@ async def test_in_dev_mode_the_tests_are_not_run_and_the_run_says_so(run_agent: 
     assert verification["verified"] is None
     assert verification["unverified"] == "the tests were not run (mode 'dev' may not run processes)"
     assert "Not verified: the tests were not run" in (out.state.summary or "")
+
+
+async def test_a_goal_to_fix_failing_tests_starts_from_their_failures(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "clamp.py").write_text(WRONG)
+    (ws_root / "clamp_test.py").write_text(
+        "from clamp import clamp\n\n\ndef test_above():\n    assert clamp(15, 0, 10) == 10\n"
+    )
+    script = [act("edit_file", {"path": "clamp.py", "old": "return max(value, low)", "new": "return min(max(value, low), high)"})]
+    out = await run_agent(script, goal="clamp_test.py fails; fix clamp so it passes", settings=FULL, small=True)
+    assert out.state.status == "completed", out.state.error
+    (first,) = out.acting()
+    shown = first.text()
+    assert "The workspace's tests as the run began:" in shown and "assert 15 == 10" in shown
+    assert (out.state.verification or {})["verified"] is True

@@ -1,5 +1,6 @@
-"""Recipes (builtin/recipes.py): the system prompt names the tool for the kind of job the
-goal asks for, only for tools the run may use."""
+"""Recipes (builtin/recipes.py): the acting prompt names the tool for the kind of job the
+goal asks for, only for tools the run may use; the system prompt is the same for every
+goal of a mode (so a model's evaluated prefix is reused across runs)."""
 
 from __future__ import annotations
 
@@ -27,12 +28,18 @@ from .conftest import RunAgent, finish, plan
         ("Summarise what src/app.py is for", "read-only", ["answer itself"]),
     ],
 )
-async def test_the_system_prompt_names_the_tool_for_the_goals_kind_of_job(
+async def test_the_acting_prompt_names_the_tool_for_the_goals_kind_of_job(
     run_agent: RunAgent, goal: str, mode: str, tools: list[str]
 ) -> None:
     out = await run_agent([finish("ok"), plan()], goal=goal, settings=RunSettings(mode=mode, approval="never"), small=True)
-    system = out.acting()[0].messages[0]["content"]
-    practices = system.split("Best practices:")[1]
+    practices = out.acting()[0].messages[-1]["content"]  # the acting prompt
     for name in ("insert_symbol", "add_docstring", "rename_symbol", "replace_symbol", "run by themselves", "answer itself",
                  "functions named test_", "its def line", "symbol is `module`"):  # fmt: skip
         assert (name in practices) == (name in tools), (name, practices)
+
+
+async def test_the_system_prompt_is_the_same_for_every_goal_of_a_mode(run_agent: RunAgent) -> None:
+    first = await run_agent([finish("ok")], goal="Rename main to entry", settings=RunSettings(mode="dev"), small=True)
+    second = await run_agent([finish("ok")], goal="what does main return?", settings=RunSettings(mode="dev"), small=True)
+    system = [out.acting()[0].messages[0]["content"] for out in (first, second)]
+    assert system[0] == system[1] and "Rename main" not in system[0]

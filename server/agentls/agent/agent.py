@@ -34,12 +34,12 @@ from agentls.agent.builtin import (
     GroundingComponent,
     HistoryComponent,
     MemoryComponent,
-    RecipesComponent,
     SystemComponent,
     ToolsComponent,
     WatchdogComponent,
 )
 from agentls.agent.builtin.evidence import grounded_answer
+from agentls.agent.builtin.test_status import TestStatusComponent
 from agentls.agent.components import AgentComponent
 from agentls.agent.context import RunContext, RunSettings
 from agentls.agent.events import RunEvent
@@ -119,17 +119,18 @@ class Agent:
         run = self.context
         # The built-in components, found by collect_components in this order.
         self.system = SystemComponent(run)
-        self.recipes = RecipesComponent(run)
         self.tools = ToolsComponent(registry, self.executor, self.tool_context)
         self.memory = MemoryComponent(run)
         self.editor_context = EditorContextComponent(run)
         self.grounding = GroundingComponent(run)
-        self.history = HistoryComponent(run)
-        self.budgets = BudgetsComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
         self.done_check = DoneCheckComponent(
             run, self._suite if "run_test_suite" in registry else None, writes=lambda name: _writes(registry, name)
         )
+        # (before the history: what stays the same all run comes first in the prompt)
+        self.test_status = TestStatusComponent(run, self.done_check)
+        self.history = HistoryComponent(run)
+        self.budgets = BudgetsComponent(run)
         self.pipeline = Pipeline(
             [*collect_components(self), *(components or [])], retry_limit=settings.retry_limit
         )

@@ -200,7 +200,6 @@ class TaskLoop:
             off = []  # a small model does better with a short prompt than with this list
         system = render(
             "system",
-            goal=self.run.goal,
             mode=self.run.settings.mode,
             constraints=bullets(constraints),
             resources=bullets(resources),

@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from agentls.agent.builtin.grounding import shown_files
+from agentls.agent.builtin.recipes import recipe_lines
 from agentls.agent.choices import facts
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
@@ -47,8 +48,9 @@ class TurnPolicy:
         self.banned: set[str] = set()
 
     def how(self) -> str:
-        """The acting prompt's line saying how to do the job ("" for none)."""
-        return ""
+        """The acting prompt's lines saying how to do the job: the recipe for its kind
+        (builtin/recipes.py), with the tool that does it."""
+        return "\n".join(recipe_lines(self.run))
 
     def tools(self, usable: list[Command]) -> list[Command]:
         """The commands offered this turn, before the ban."""
@@ -98,20 +100,21 @@ class SmallPolicy(TurnPolicy):
     lists_unavailable = False
 
     def how(self) -> str:
-        """For an answer: the facts of the code the goal names (parameters, values, what
-        each function returns and says it does), as a hover would show them."""
-        reading = self.run.reading
+        """The recipe and, for an answer, the facts of the code the goal names (parameters,
+        values, what each function returns and says it does), as a hover would show them."""
+        reading, recipes = self.run.reading, super().how()
         if reading.wants_change or not reading.files:
-            return ""
+            return recipes
         try:
             found = facts(reading.goal, self.run.tools, reading.files, everything=reading.describes)
         except Exception as exc:  # facts help; they must never stop a run
             log.warning("no facts for the answer: %s", exc)
-            return ""
+            return recipes
         if not found:
-            return ""
+            return recipes
         ask = render("describe") if reading.describes else ""
-        return "Facts from the code:\n" + "\n".join(f"- {f}" for f in found) + (f"\n{ask}" if ask else "")
+        lines = [recipes, "Facts from the code:", *(f"- {f}" for f in found), ask]
+        return "\n".join(line for line in lines if line)
 
     def tools(self, usable: list[Command]) -> list[Command]:
         reading = self.run.reading

@@ -1,4 +1,4 @@
-"""The built-in components, one per file: system directives and `finish`, recipes (which tool does the goal's kind of job), the tools as
+"""The built-in components, one per file: system directives and `finish`, the tools as
 commands, short-term history, long-term memory, the editor context, grounding (repo map and
 named files), the watchdog, the budgets and the done check. The Agent creates them for each run (agent.py).
 Must not know: the loop's internals, LSP.
@@ -12,7 +12,6 @@ from agentls.agent.builtin.editor_context import EditorContextComponent
 from agentls.agent.builtin.grounding import GroundingComponent
 from agentls.agent.builtin.history import HistoryComponent
 from agentls.agent.builtin.memory import MemoryComponent
-from agentls.agent.builtin.recipes import RecipesComponent
 from agentls.agent.builtin.system import SystemComponent
 from agentls.agent.builtin.tools import ToolsComponent, tool_command
 from agentls.agent.builtin.watchdog import WatchdogComponent
@@ -24,7 +23,6 @@ __all__ = [
     "GroundingComponent",
     "HistoryComponent",
     "MemoryComponent",
-    "RecipesComponent",
     "SystemComponent",
     "ToolsComponent",
     "WatchdogComponent",

@@ -76,9 +76,10 @@ class GroundingComponent(MessageProvider):
                 shown = text[:room].rsplit("\n", 1)[0]
                 text = f"{shown}\n…(cut after line {shown.count(chr(10))}; read_file for the rest)"
             room -= len(text)
+            fence = "````" if "```" in text else "```"  # a Markdown file's own fences stay inside
             out.append(
                 f"\nYou have already read {rel} (no need to read it again); it reads now:"
-                f"\n```\n{text.rstrip()}\n```"
+                f"\n{fence}\n{text.rstrip()}\n{fence}"
             )
         return "".join(out)
 

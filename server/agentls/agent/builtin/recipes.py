@@ -3,9 +3,10 @@
 Small models pick tools by their place in the list or by the goal's words ("add a
 function" → edit_file over the def line of another function; a rename by edit_file on the
 definition alone). A line per kind of job — the run's goal reading's, only for tools the
-run may use — names the tool that does it in one call. The lines sit with the best
-practices in the system prompt, the same on every turn (the cached prefix survives).
-The lines themselves are text in prompts/recipes.toml.
+run may use — names the tool that does it in one call. The turn policy puts the lines in
+the acting prompt (policy.py `how`), not the system prompt, so the system prompt is the
+same for every run of a mode (llama.cpp reuses its evaluated prefix across runs). The
+lines themselves are text in prompts/recipes.toml.
 Must not know: the loop's internals, models, LSP.
 """
 
@@ -13,11 +14,9 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Iterator
 
 from agentls.agent.context import RunContext
 from agentls.agent.prompts import PROMPTS_DIR
-from agentls.agent.protocols import DirectiveProvider
 from agentls.tools.permissions import Permission
 
 
@@ -46,12 +45,3 @@ def recipe_lines(run: RunContext) -> list[str]:
     if reading.tests_matter and Permission.SHELL_EXECUTION in perms:
         out.append(text["tests_run"])
     return out
-
-
-class RecipesComponent(DirectiveProvider):
-    def __init__(self, run: RunContext) -> None:
-        super().__init__()
-        self.run = run
-
-    def get_best_practices(self) -> Iterator[str]:
-        yield from recipe_lines(self.run)

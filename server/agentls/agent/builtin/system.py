@@ -40,8 +40,8 @@ class SystemComponent(DirectiveProvider, CommandProvider):
         yield "The tools offered with each turn; their results come back as tool messages."
 
     def get_best_practices(self) -> Iterator[str]:
-        yield "Look before you act: list, search and read the relevant files first."
-        yield "Prefer small, targeted edits to rewriting whole files."
+        yield "Look before you act: the files the task names are shown to you; list, search and read the others you need."
+        yield "Prefer small, targeted edits to rewriting whole files (a stub to fill in may be written whole)."
         yield "When a change is rejected, follow the user's comment before trying again."
         yield "Do not repeat a call with the same arguments: its result will not change."
         yield "Call finish with a short summary as soon as the task is done."
