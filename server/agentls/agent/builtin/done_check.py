@@ -176,7 +176,7 @@ class DoneCheckComponent(AfterParse):
             return None
         if self.missing() is not None:
             return None
-        outcome = await self.run_tests()
+        outcome = await self.tests_now()
         if outcome is None or outcome.passed:
             return None
         self._repairs += 1
@@ -214,17 +214,22 @@ class DoneCheckComponent(AfterParse):
             return False
         if self._static_failure() or not self.changed():
             return False
-        outcome = await self.run_tests()
+        outcome = await self.tests_now()
         return outcome is not None and outcome.passed
 
     async def failure(self) -> str | None:
         """Why the run must not end `completed`, or None (recording the checks)."""
         reason = self._static_failure()
         if reason is None and self.changed():
-            outcome = self.checks.get("tests") if self._fresh_tests() else await self.run_tests()
+            outcome = await self.tests_now()
             if outcome is not None and not outcome.passed:
                 reason = f"not done: the workspace's tests fail after the change ({outcome.summary})"
         return reason
+
+    async def tests_now(self) -> Check | None:
+        """The tests' check for the files as they are now: the last run's when nothing
+        changed since, else a new run."""
+        return self.checks.get("tests") if self._fresh_tests() else await self.run_tests()
 
     def _fresh_tests(self) -> bool:
         """The recorded test run saw the files as they are now (no change since)."""
