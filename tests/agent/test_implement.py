@@ -88,3 +88,15 @@ async def test_a_goal_to_fix_failing_tests_starts_from_their_failures(run_agent:
     shown = first.text()
     assert "The workspace's tests as the run began:" in shown and "assert 15 == 10" in shown
     assert (out.state.verification or {})["verified"] is True
+
+
+async def test_the_same_wrong_version_again_is_turned_away_but_the_writer_stays_offered(
+    run_agent: RunAgent, exercise: Path
+) -> None:
+    wrong = act("write_file", {"path": "clamp.py", "content": WRONG})
+    script = [wrong, wrong, act("write_file", {"path": "clamp.py", "content": RIGHT})]
+    out = await run_agent(script, goal="Implement clamp in clamp.py per the instructions.", settings=FULL, small=True)
+    assert out.state.status == "completed", out.state.error
+    third = out.acting()[2]
+    assert "already succeeded" in third.messages[-1]["content"]
+    assert third.tools == ["write_file", "finish"]  # not banned: the next, different version needs it

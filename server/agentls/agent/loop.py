@@ -332,8 +332,8 @@ class TaskLoop:
                 return ended.summary
             except CallRejected as rejected:
                 policy.called(call.name, False)
-                if rejected.repeated:
-                    policy.repeated(call.name)
+                if rejected.repeated and call.name in commands:
+                    policy.repeated(commands[call.name])
                 self._record(index, turn, call.id, error_text(rejected.message, call.name))
                 self.emit("error", {"type": "call_rejected", "message": rejected.message})
                 continue

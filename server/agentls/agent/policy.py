@@ -27,6 +27,7 @@ from agentls.agent.focus import focus, is_small
 from agentls.agent.guide import Guide, is_guided
 from agentls.agent.prompts import render
 from agentls.llm.base import ToolSpec
+from agentls.tools.permissions import Permission
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +65,13 @@ class TurnPolicy:
     def task_started(self) -> None:
         self.banned.clear()
 
-    def repeated(self, tool: str) -> None:
-        """The model repeated a call of `tool` whose answer it already has."""
-        if tool != "finish":
-            self.banned.add(tool)
+    def repeated(self, command: Command) -> None:
+        """The model repeated a call whose answer it already has: its tool is not offered
+        again in this task — unless it is how the goal's change gets written (an edit that
+        is in place but still fails the tests needs another, different edit)."""
+        writes = Permission.FILESYSTEM_WRITE in command.permissions
+        if command.name != "finish" and not (writes and self.run.reading.wants_change):
+            self.banned.add(command.name)
 
     def called(self, tool: str, ok: bool) -> None:
         """A call of `tool` ran (ok) or was refused, invalid or failed (not ok)."""
