@@ -100,3 +100,14 @@ async def test_the_same_wrong_version_again_is_turned_away_but_the_writer_stays_
     third = out.acting()[2]
     assert "already succeeded" in third.messages[-1]["content"]
     assert third.tools == ["write_file", "finish"]  # not banned: the next, different version needs it
+
+
+async def test_passing_tests_that_never_call_the_function_verify_nothing(run_agent: RunAgent, exercise: Path) -> None:
+    (exercise / "clamp_test.py").write_text("from clamp import clamp  # noqa: F401\n\n\ndef test_imports():\n    assert True\n")
+    out = await run_agent([act("write_file", {"path": "clamp.py", "content": WRONG})],
+                          goal="Implement clamp in clamp.py per the instructions.", settings=FULL, small=True)  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    verification = out.state.verification or {}
+    assert verification["verified"] is None
+    assert verification["unverified"] == "the tests pass, but none of them calls clamp"
+    assert "Not verified: the tests pass, but none of them calls clamp." in (out.state.summary or "")

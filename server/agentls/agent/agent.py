@@ -261,6 +261,10 @@ class Agent:
             return f"the tests were not run (mode {self.settings.mode!r} may not run processes)"
         if self.done_check is None or self.done_check.tests is None:
             return "the workspace's tests could not be run"
+        tests = self.done_check.checks.get("tests")
+        if tests is not None and tests.passed:
+            _, _, names = tests.detail.partition("; but no test calls ")
+            return f"the tests pass, but none of them calls {names}" if names else "the tests that ran do not check the change"
         return "no test ran on the change (the workspace has none the run could find), and the goal names no value or name to check"
 
     def _finish(self) -> None:

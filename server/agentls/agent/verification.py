@@ -5,9 +5,9 @@ unverified?}`. Check kinds: `tests` (the workspace's tests ran), `parse` (the ch
 files parse), `goal` (the done check: the change the goal asks for is there), `answer`
 (an answer names what the files read hold). `verified` is
 - false when any check failed (and the run is then not `completed`);
-- true when the tests ran and passed, or a check specific to the goal passed (a value it
-  asked for, a rename with no use left, a docstring, a new file with its tests, an answer
-  grounded in the files read);
+- true when the tests ran and passed — and call what the goal changed —, or a check
+  specific to the goal passed (a value it asked for, a rename with no use left, a
+  docstring, a new file with its tests, an answer grounded in the files read);
 - null when no such check could run: the reason says what was not checked (the mode may
   not run the tests; the workspace has none; only "a file changed" could be seen).
 `suite_check` turns a `run_test_suite` result into a `tests` check with the failures in
@@ -60,7 +60,7 @@ def decide(checks: list[Check], why_not: str | None) -> Verification:
     could not be checked, for a null verdict."""
     if any(not c.passed for c in checks):
         return Verification(False, checks)
-    if any(c.kind == "tests" or c.specific for c in checks):
+    if any(c.specific for c in checks):
         return Verification(True, checks)
     return Verification(None, checks, why_not or "no check could confirm the result")
 

@@ -20,6 +20,7 @@ Must not know: particular tools beyond the proposal store, models, LSP.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -203,8 +204,22 @@ class DoneCheckComponent(AfterParse):
         check = suite_check(result)
         self.last_suite, self._tested = result, state
         if check is not None:
+            if check.passed and (uncalled := self._uncalled()):
+                # passing tests that never call what the goal changes confirm nothing of it
+                check.specific = False
+                check.detail += f"; but no test calls {', '.join(uncalled)}"
             self.checks["tests"] = check
         return check
+
+    def _uncalled(self) -> list[str]:
+        """The functions the goal names (and this run changed) that no test file calls."""
+        reading = self.run.reading
+        if not reading.names or not reading.tests:
+            return []
+        texts = [evidence.text_now(self.run, f) for f in reading.tests]
+        changed = "".join(evidence.text_now(self.run, p) for p in self.changed_paths())
+        names = [n for n in reading.names if re.search(rf"\bdef {re.escape(n)}\b", changed)]
+        return [n for n in names if not any(re.search(rf"(?<![\w.]){re.escape(n)}\s*\(", t) for t in texts)]
 
     async def reached(self) -> bool:
         """Positive evidence that a goal the tests decide is met: it asks for a change, the
