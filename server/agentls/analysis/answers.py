@@ -17,10 +17,10 @@ from agentls.analysis.locations import offset_at, symbol_location
 from agentls.analysis.model import CLASS, HoverInfo, Location, Resolution, is_member
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 
-def key_at(state: IndexState, path: str, line: int, character: int) -> tuple[Key | None, str, int]:
+def key_at(state: ReadOnlyState, path: str, line: int, character: int) -> tuple[Key | None, str, int]:
     """The binding under the cursor, the name there, and the occurrence index (-1: none)."""
     offset = offset_at(state, path, line, character)
     if offset is None:
@@ -38,7 +38,7 @@ def key_at(state: IndexState, path: str, line: int, character: int) -> tuple[Key
 FALLBACK_LIMIT = 3
 
 
-def _rank_fallback(state: IndexState, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
+def _rank_fallback(state: ReadOnlyState, name: str, path: str | None, member: bool, limit: int) -> list[Location]:
     cands = state.defs_by_name().get(name, [])
     imported: set[str] = set()
     if path is not None and path in state.files:
@@ -68,7 +68,7 @@ def _rank_fallback(state: IndexState, name: str, path: str | None, member: bool,
     return [symbol_location(state, p, i) for p, i in sorted(cands, key=score)[:limit]]
 
 
-def definition(state: IndexState, path: str, line: int, character: int) -> Resolution:
+def definition(state: ReadOnlyState, path: str, line: int, character: int) -> Resolution:
     key, name, occ = key_at(state, path, line, character)
     if occ < 0:
         return Resolution([], "none")
@@ -91,7 +91,7 @@ def definition(state: IndexState, path: str, line: int, character: int) -> Resol
     return Resolution(locs, "fallback" if locs else "none", name, "resolved by name only")
 
 
-def find_definitions(state: IndexState, name: str, path: str | None, limit: int) -> Resolution:
+def find_definitions(state: ReadOnlyState, name: str, path: str | None, limit: int) -> Resolution:
     short = name.rsplit(".", 1)[-1]
     locs = _rank_fallback(state, short, path, False, limit)
     if "." in name:
@@ -101,7 +101,7 @@ def find_definitions(state: IndexState, name: str, path: str | None, limit: int)
     return Resolution(locs, "fallback" if locs else "none", name, "matched by name")
 
 
-def hover(state: IndexState, path: str, line: int, character: int) -> HoverInfo | None:
+def hover(state: ReadOnlyState, path: str, line: int, character: int) -> HoverInfo | None:
     res = definition(state, path, line, character)
     if not res.locations:
         return None

@@ -20,7 +20,7 @@ from agentls.analysis.locations import symbol_location
 from agentls.analysis.model import Location
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 TYPE_KINDS = frozenset({"interface", "type"})
 VARIABLE_KINDS = frozenset({"variable", "constant", "field", "attribute", "property"})
@@ -28,7 +28,7 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 VALUE_KINDS = frozenset({"variable", "constant", "class", "function", "enum", "module"})
 
 
-def key_locations(state: IndexState, key: Key, call_args: int | None = None) -> list[Location]:
+def key_locations(state: ReadOnlyState, key: Key, call_args: int | None = None) -> list[Location]:
     """Where a binding is declared. A variable assigned in several places answers with
     every assignment (as pyright and jedi do); a function or class with its first
     declaration (overload signatures come first); a member declared in the class body
@@ -61,7 +61,7 @@ def key_locations(state: IndexState, key: Key, call_args: int | None = None) -> 
     return [symbol_location(state, key.path, ordered[0])]
 
 
-def merged(state: IndexState, key: Key) -> list[int]:
+def merged(state: ReadOnlyState, key: Key) -> list[int]:
     """The first declaration of each side (type, value) when a name is declared as both."""
     if key.scope < 0:
         return []
@@ -74,7 +74,7 @@ def merged(state: IndexState, key: Key) -> list[int]:
     return sorted({types[0], values[0]}, key=lambda i: fi.symbols[i].sel_start)
 
 
-def constructor(state: IndexState, path: str, start: int, key: Key) -> Key | None:
+def constructor(state: ReadOnlyState, path: str, start: int, key: Key) -> Key | None:
     """The constructor a `new Key(…)` at `start` calls, if the class declares one."""
     spec = state.spec(path)
     new = spec.options.get("new_keyword") if spec is not None else None
@@ -92,7 +92,7 @@ def constructor(state: IndexState, path: str, start: int, key: Key) -> Key | Non
     return None
 
 
-def overloaded(state: IndexState, key: Key, path: str, start: int, call_args: int | None) -> list[Location] | None:
+def overloaded(state: ReadOnlyState, key: Key, path: str, start: int, call_args: int | None) -> list[Location] | None:
     """Where an overloaded function is declared, as the TypeScript language service answers
     (language.json `overload_signatures`): at one of its declarations, the implementation
     (the declarations with a body, else the last); at a call, None (the caller picks the
@@ -114,7 +114,7 @@ def overloaded(state: IndexState, key: Key, path: str, start: int, call_args: in
     return [symbol_location(state, key.path, i) for i in sorted(chosen, key=lambda i: fi.symbols[i].sel_start)]
 
 
-def extend(state: IndexState, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
+def extend(state: ReadOnlyState, key: Key, locs: list[Location], path: str, start: int, call_args: int | None) -> list[Location]:
     """`locs` (the key's own declaration) with the merged declarations and the constructor."""
     out = list(locs)
     for i in merged(state, key):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agentls.analysis.modules import PythonModules
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 
 @dataclass
@@ -62,7 +62,7 @@ def _existing(mods: PythonModules, name: str, ancestors: bool) -> str | None:
     return None
 
 
-def build_graph(state: IndexState, path: str | None, language: str | None = None) -> DependencyGraph:
+def build_graph(state: ReadOnlyState, path: str | None, language: str | None = None) -> DependencyGraph:
     """The graph of the whole workspace, or of the files under `path` (a file or folder)."""
     edges: set[tuple[str, str]] = set()
     nodes: set[str] = set()

@@ -16,7 +16,7 @@ from agentls.analysis.keys import MAX_DEPTH, Key
 from agentls.analysis.model import CLASS
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 Cls = tuple[str, int]  # (path, symbol index) of a class or interface
 
@@ -24,7 +24,7 @@ Cls = tuple[str, int]  # (path, symbol index) of a class or interface
 class Groups:
     """One question's worth of memoised base walks (the index may change between questions)."""
 
-    def __init__(self, state: IndexState) -> None:
+    def __init__(self, state: ReadOnlyState) -> None:
         self.state = state
         self._bases: dict[Cls, list[Cls]] = {}
         self._above: dict[Cls, frozenset[Cls]] = {}

@@ -5,7 +5,7 @@ the editor and the agent ask of it — the library's one entry point.
 state.py: the files and what is derived from them), the lock (every public method takes
 it; reference searches per slice), and the dispatch of each question to the module that
 answers it (answers.py, references.py, rename.py, symbols.py, repo_map.py, graph.py),
-which reads the state and never this index. Building and keeping the state current is
+which reads the state through `ReadOnlyState` (readonly.py) and never this index. Building and keeping the state current is
 the `Indexer`'s (indexing.py). Must not know: LSP, tools, the agent.
 """
 

@@ -12,22 +12,22 @@ from typing import TYPE_CHECKING
 from agentls.analysis.model import Location
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 
-def location(state: IndexState, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
+def location(state: ReadOnlyState, path: str, start: int, end: int, name: str = "", kind: str = "", container: str = "") -> Location:
     position = state.positions(path)
     return Location(path, position(start), position(end), name, kind, container)
 
 
-def symbol_location(state: IndexState, path: str, i: int) -> Location:
+def symbol_location(state: ReadOnlyState, path: str, i: int) -> Location:
     fi = state.files[path]
     sym = fi.symbols[i]
     container = fi.symbols[sym.parent].name if sym.parent >= 0 else ""
     return location(state, path, sym.sel_start, sym.sel_end, sym.name, sym.kind, container)
 
 
-def offset_at(state: IndexState, path: str, line: int, character: int) -> int | None:
+def offset_at(state: ReadOnlyState, path: str, line: int, character: int) -> int | None:
     """The byte offset of (line, UTF-16 character) in `path`; None when it cannot be read."""
     li = state.line_index(path)
     return None if li is None else li.offset(line, character)

@@ -26,7 +26,7 @@ from agentls.analysis.model import BLOCK, CLASS, FUNCTION, Location, Resolution,
 from agentls.analysis.remembered import Uses
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 
 @dataclass(slots=True)
@@ -44,7 +44,7 @@ class Plan:
     found: dict[str, Uses] = field(default_factory=dict)  # the uses per file, as found
 
 
-def plan(state: IndexState, path: str, line: int, character: int, include_declaration: bool) -> Plan:
+def plan(state: ReadOnlyState, path: str, line: int, character: int, include_declaration: bool) -> Plan:
     key, name, occ = key_at(state, path, line, character)
     if occ < 0:
         return Plan(name, answer=Resolution([], "none"))
@@ -84,7 +84,7 @@ def plan(state: IndexState, path: str, line: int, character: int, include_declar
     return out
 
 
-def _keyword_parameter(state: IndexState, key: Key) -> bool:
+def _keyword_parameter(state: ReadOnlyState, key: Key) -> bool:
     """A parameter that calls in other files can name (`f(emoji=True)`, language.json
     `keyword_arguments`): not a local, unless it is the instance (`self`)."""
     spec = state.spec(key.path)
@@ -100,7 +100,7 @@ _CALLED_AS_CLASS = frozenset({"__init__", "__new__"})
 _CALLED_WITHOUT_NAME = frozenset({"__call__"})
 
 
-def _callers(state: IndexState, key: Key) -> set[str] | None:
+def _callers(state: ReadOnlyState, key: Key) -> set[str] | None:
     """The words a call passing the parameter `key` by keyword must contain (the
     function's name, or its class's for a constructor); none for a lambda's; None when
     the call may name nothing (`obj(x=1)` calling `__call__`)."""
@@ -117,7 +117,7 @@ def _callers(state: IndexState, key: Key) -> set[str] | None:
     return {function.name}
 
 
-def _uses(state: IndexState, p: Plan, path: str) -> list[int]:
+def _uses(state: ReadOnlyState, p: Plan, path: str) -> list[int]:
     """The occurrences in `path` that name the plan's key, in source order."""
     assert p.key is not None
     keys, name = p.keys, p.key.name or p.name
@@ -137,7 +137,7 @@ def _uses(state: IndexState, p: Plan, path: str) -> list[int]:
     return found
 
 
-def in_file(state: IndexState, p: Plan, path: str) -> list[Location]:
+def in_file(state: ReadOnlyState, p: Plan, path: str) -> list[Location]:
     """The plan's references in one file, in source order (remembered, when the whole
     search completes, for the next question on the same key: as byte offsets and names,
     so answering it again needs neither the file's tables nor its unpacked index)."""
@@ -165,7 +165,7 @@ def in_file(state: IndexState, p: Plan, path: str) -> list[Location]:
     return locs
 
 
-def references(state: IndexState, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
+def references(state: ReadOnlyState, path: str, line: int, character: int, include_declaration: bool) -> Resolution:
     p = plan(state, path, line, character, include_declaration)
     if p.answer is not None:
         return p.answer
@@ -178,7 +178,7 @@ class ContentModified(RuntimeError):
 
 
 def stream(
-    state: IndexState, hold: Callable[[], AbstractContextManager[None]], path: str, line: int, character: int,
+    state: ReadOnlyState, hold: Callable[[], AbstractContextManager[None]], path: str, line: int, character: int,
     include_declaration: bool, slice_s: float,
 ) -> Iterator[list[Location]]:
     """`references` in slices of about `slice_s` of work, each computed inside `hold()`
@@ -209,7 +209,7 @@ def stream(
             yield batch
 
 
-def _unresolved(state: IndexState, path: str, occ: int, name: str) -> Resolution:
+def _unresolved(state: ReadOnlyState, path: str, occ: int, name: str) -> Resolution:
     """References of a use that does not resolve: the uses of the same name in the same
     file that do not resolve either, members with members and plain names with plain names.
     Every occurrence of the name in the workspace would be mostly noise."""
@@ -224,7 +224,7 @@ def _unresolved(state: IndexState, path: str, occ: int, name: str) -> Resolution
     return Resolution(locs, "fallback", name, "unresolved: same-name uses in this file")
 
 
-def references_by_name(state: IndexState, name: str, path: str | None, limit: int) -> Resolution:
+def references_by_name(state: ReadOnlyState, name: str, path: str | None, limit: int) -> Resolution:
     locs: list[Location] = []
     for p in sorted(state.files_with_word(name)):
         if p in state.files:

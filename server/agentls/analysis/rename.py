@@ -19,7 +19,7 @@ from agentls.analysis import answers, references
 
 if TYPE_CHECKING:
     from agentls.analysis.keys import Key
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 _JS_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 _JS_RESERVED = frozenset(
@@ -63,7 +63,7 @@ def valid_name(path: str, name: str) -> str | None:
     return None
 
 
-def _target(state: IndexState, path: str, line: int, character: int) -> tuple[Key, str, int]:
+def _target(state: ReadOnlyState, path: str, line: int, character: int) -> tuple[Key, str, int]:
     """The binding named at the position, its name and occurrence, if it can be renamed."""
     key, name, occ = answers.key_at(state, path, line, character)
     if occ < 0:
@@ -80,7 +80,7 @@ def _target(state: IndexState, path: str, line: int, character: int) -> tuple[Ke
     return key, name, occ
 
 
-def prepare_rename(state: IndexState, path: str, line: int, character: int) -> tuple[str, Position, Position]:
+def prepare_rename(state: ReadOnlyState, path: str, line: int, character: int) -> tuple[str, Position, Position]:
     """The name at the position and its range, if the binding it names can be renamed
     (LSP `prepareRename`); raises RenameRefused with the reason otherwise."""
     _key, name, occ = _target(state, path, line, character)
@@ -92,7 +92,7 @@ def prepare_rename(state: IndexState, path: str, line: int, character: int) -> t
     return name, li.position(start), li.position(start + len(name.encode("utf-8")))
 
 
-def plan_rename(state: IndexState, path: str, line: int, character: int, new: str) -> RenamePlan:
+def plan_rename(state: ReadOnlyState, path: str, line: int, character: int, new: str) -> RenamePlan:
     """The rename of the binding named at (line, UTF-16 character) of `path` to `new`
     (`path` relative and indexed; the caller holds the index's lock)."""
     key, name, _occ = _target(state, path, line, character)
@@ -120,7 +120,7 @@ def plan_rename(state: IndexState, path: str, line: int, character: int, new: st
     return plan
 
 
-def position_of(state: IndexState, path: str, symbol: str) -> tuple[int, int] | None:
+def position_of(state: ReadOnlyState, path: str, symbol: str) -> tuple[int, int] | None:
     """Where `symbol` (a name, or `Class.method`) is best named in `path`: its definition
     there, else its first occurrence; (line, UTF-16 character), or None."""
     parts = [p for p in re.split(r"[.#:]+", symbol.strip().removesuffix("()")) if p]

@@ -18,7 +18,7 @@ from agentls.analysis.model import SymbolNode
 from agentls.analysis.symbols import document_symbols
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 SHOWN_KINDS = frozenset({"function", "method", "class", "interface", "type", "enum", "constant", "variable"})
 DAMPING = 0.85
@@ -58,7 +58,7 @@ def _pagerank(edges: dict[str, dict[str, float]], files: list[str], focus: set[s
     return rank
 
 
-def repo_map(state: IndexState, budget_chars: int, focus: Iterable[str] = ()) -> str:
+def repo_map(state: ReadOnlyState, budget_chars: int, focus: Iterable[str] = ()) -> str:
     """The map as text: `path` lines, each followed by its definitions' signatures."""
     files = sorted(state.files)
     if not files:

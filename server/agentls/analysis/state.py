@@ -5,10 +5,12 @@ spans, word sets, line indexes; at most TABLES_KEPT files' worth), the module ma
 word and definition maps (name_maps.py), the import map (importers.py), the resolver
 with its value cache (resolve.py), the searches remembered (remembered.py).
 
-The questions (answers.py, references.py, symbols.py, ...) read it; the indexer
-(indexing.py) alone changes it — the files, the trees, the configs, the generation —, under
-the index's lock, and says what changed (`forget`, `forget_all`). A file changed on disk
-since it was indexed is re-indexed through the `reindex` the index hands in.
+The questions (answers.py, references.py, symbols.py, ...) read it through
+`ReadOnlyState` (readonly.py), which lists nothing that writes; only the index and the
+indexer (indexing.py) import this module, and the indexer alone changes it — the files,
+the trees, the configs, the generation —, under the index's lock, and says what changed
+(`forget`, `forget_all`). A file changed on disk since it was indexed is re-indexed
+through the `reindex` the index hands in.
 Must not know: the lock, how the workspace is walked, built or cached, LSP, tools.
 """
 

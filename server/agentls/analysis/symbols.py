@@ -11,12 +11,12 @@ from agentls.analysis.locations import location, symbol_location
 from agentls.analysis.model import Location, SymbolNode
 
 if TYPE_CHECKING:
-    from agentls.analysis.state import IndexState
+    from agentls.analysis.readonly import ReadOnlyState
 
 OUTLINE_KINDS = {"function", "method", "class", "variable", "constant", "field", "attribute", "property", "interface", "type", "enum", "module"}
 
 
-def document_symbols(state: IndexState, path: str) -> list[SymbolNode]:
+def document_symbols(state: ReadOnlyState, path: str) -> list[SymbolNode]:
     fi = state.files[path]
     li = state.line_index(path)
     data = li.data if li else b""
@@ -60,7 +60,7 @@ def _fuzzy(query: str, name: str) -> int | None:
     return score + len(n)
 
 
-def workspace_symbols(state: IndexState, query: str, limit: int) -> list[Location]:
+def workspace_symbols(state: ReadOnlyState, query: str, limit: int) -> list[Location]:
     scored: list[tuple[int, str, str, int]] = []
     for name, items in state.defs_by_name().items():
         s = _fuzzy(query, name)
@@ -72,7 +72,7 @@ def workspace_symbols(state: IndexState, query: str, limit: int) -> list[Locatio
     return [symbol_location(state, p, i) for _, _, p, i in scored[:limit]]
 
 
-def outline(state: IndexState, path: str, max_depth: int) -> dict[str, Any]:
+def outline(state: ReadOnlyState, path: str, max_depth: int) -> dict[str, Any]:
     from agentls.analysis.syntax import tree_outline
 
     data = state.workspace.read_bytes(path)

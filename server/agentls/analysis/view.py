@@ -4,8 +4,9 @@ maps, the word map and the generation — read-only, and nothing else.
 The resolver (resolve.py and the values it evaluates: values.py, hinted.py, deadends.py,
 callbacks.py) and the import map (importers.py) are typed against this view rather than
 against `IndexState` (state.py), because the state holds them: each reads what it needs,
-and neither can reach the lock, the builder or the questions. `IndexState` is its one
-implementation. Must not know: how the state is built or kept current, LSP, tools.
+and neither can reach the lock, the builder or the questions. The questions read a
+wider view, `ReadOnlyState` (readonly.py), which extends this one. `IndexState` is the
+one implementation of both. Must not know: how the state is built or kept current, LSP, tools.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from agentls.tools.proposals import Decision, Proposal, ProposalStore, write_ato
 from agentls.workspace import Workspace
 
 if TYPE_CHECKING:
-    from agentls.lsp.server import AgentLanguageServer
+    from agentls.lsp.language_server import AgentLanguageServer
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from agentls.agent.events import RunEvent
 from agentls.agent.run import RunState
 
 if TYPE_CHECKING:
-    from agentls.lsp.server import AgentLanguageServer
+    from agentls.lsp.language_server import AgentLanguageServer
 
 log = logging.getLogger(__name__)
 

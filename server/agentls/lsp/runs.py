@@ -34,7 +34,7 @@ from agentls.tools.undo import UndoError, undo_run
 from agentls.workspace import LineIndex
 
 if TYPE_CHECKING:
-    from agentls.lsp.server import AgentLanguageServer, Project
+    from agentls.lsp.language_server import AgentLanguageServer, Project
 
 CANCEL_WAIT_S = 5.0  # agent/cancel and shutdown wait this long for runs to wind down
 KEEP_FINISHED = 100  # finished runs kept for agent/status

@@ -23,7 +23,7 @@ from agentls.tools.proposals import Decision
 from agentls.tools.registry import default_registry
 
 if TYPE_CHECKING:
-    from agentls.lsp.server import AgentLanguageServer, Project
+    from agentls.lsp.language_server import AgentLanguageServer, Project
 
 DECISIONS = ("accepted", "rejected")
 

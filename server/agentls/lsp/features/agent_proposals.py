@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.lsp.params import fields, text
 from agentls.lsp.runs import RunManager
-from agentls.lsp.server import AgentLanguageServer
 
 METHOD = "agent/proposals"
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.lsp.params import AgentRequestError, choice, fields, text
 from agentls.lsp.runs import RunManager
-from agentls.lsp.server import AgentLanguageServer
 from agentls.lsp.toolbox import DECISIONS
 
 METHOD = "agent/resolveProposal"

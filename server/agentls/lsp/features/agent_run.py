@@ -17,9 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from agentls.agent.run import EditorContext
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.lsp.params import AgentRequestError, diagnostic_lines, fields, integer, lsp_range, text
 from agentls.lsp.runs import RunManager
-from agentls.lsp.server import AgentLanguageServer
 
 METHOD = "agent/run"
 

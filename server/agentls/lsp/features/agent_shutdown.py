@@ -9,8 +9,8 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.lsp.runs import RunManager
-from agentls.lsp.server import AgentLanguageServer
 
 
 def register(server: AgentLanguageServer) -> None:

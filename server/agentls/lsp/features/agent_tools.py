@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.lsp.runs import RunManager
-from agentls.lsp.server import AgentLanguageServer
 
 METHOD = "agent/tools"
 

@@ -15,7 +15,7 @@ from lsprotocol import converters
 from lsprotocol import types as lsp
 
 from agentls.lsp.features.execute_command import RUN as RUN_COMMAND
-from agentls.lsp.server import AgentLanguageServer
+from agentls.lsp.language_server import AgentLanguageServer
 
 #: (title, kind, goal template): the goal names the file and the selected lines.
 ACTIONS: list[tuple[str, lsp.CodeActionKind | None, str]] = [

@@ -20,7 +20,7 @@ from lsprotocol import types as lsp
 
 from agentls.analysis.syntax import error_regions
 from agentls.lsp.convert import range_of
-from agentls.lsp.server import AgentLanguageServer, Project
+from agentls.lsp.language_server import AgentLanguageServer, Project
 from agentls.workspace.documents import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)

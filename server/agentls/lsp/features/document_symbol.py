@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from agentls.lsp.convert import document_symbols as to_lsp
-from agentls.lsp.server import AgentLanguageServer
+from agentls.lsp.language_server import AgentLanguageServer
 
 
 def register(server: AgentLanguageServer) -> None:

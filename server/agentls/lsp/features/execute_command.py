@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentls.lsp.server import AgentLanguageServer
+from agentls.lsp.language_server import AgentLanguageServer
 
 #: The command ids (declared here only; code_action.py offers RUN; protocol.ts mirrors them).
 RUN = "agentls.agent.run"

@@ -24,7 +24,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from agentls.lsp.convert import uri_to_path
-from agentls.lsp.server import AgentLanguageServer, Project
+from agentls.lsp.language_server import AgentLanguageServer, Project
 from agentls.settings import parse_settings
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from pygls.exceptions import JsonRpcContentModified
 
 from agentls.analysis.references import ContentModified
 from agentls.lsp.convert import location_json
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.lsp.protocol import EncodedJson
-from agentls.lsp.server import AgentLanguageServer
 
 
 def register(server: AgentLanguageServer) -> None:

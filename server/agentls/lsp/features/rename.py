@@ -17,8 +17,8 @@ from lsprotocol import types as lsp
 
 from agentls.analysis.rename import RenamePlan, RenameRefused
 from agentls.lsp.convert import path_to_uri, range_of
+from agentls.lsp.language_server import AgentLanguageServer, Project
 from agentls.lsp.params import request_failed
-from agentls.lsp.server import AgentLanguageServer, Project
 
 
 def _document_changes(ls: AgentLanguageServer) -> bool:

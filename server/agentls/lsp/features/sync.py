@@ -11,7 +11,7 @@ import logging
 from lsprotocol import types as lsp
 
 from agentls.lsp.features.diagnostics import SyntaxDiagnostics
-from agentls.lsp.server import AgentLanguageServer
+from agentls.lsp.language_server import AgentLanguageServer
 from agentls.workspace import TextChange
 
 log = logging.getLogger(__name__)

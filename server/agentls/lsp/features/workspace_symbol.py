@@ -8,7 +8,7 @@ import asyncio
 from lsprotocol import types as lsp
 
 from agentls.lsp.convert import location, symbol_kind
-from agentls.lsp.server import AgentLanguageServer
+from agentls.lsp.language_server import AgentLanguageServer
 
 LIMIT = 200
 
