@@ -1,13 +1,17 @@
 """The system component: the run's constraints and best practices, and the `finish` command.
 
-`finish(summary)` ends the current task; its summary becomes the task's result (the loop
-sees the `Finished` value it returns). It is offered in every mode: it needs no permission.
+`finish(summary)` ends the current task; its summary (a non-empty string) becomes the
+task's result (the loop sees the `Finished` value it returns). It is offered in every
+mode: it needs no permission.
 Must not know: the loop's internals, particular tools' behaviour, LSP.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Annotated
+
+from pydantic import Field
 
 from agentls.agent.actions import Finished
 from agentls.agent.command import Command, command
@@ -49,21 +53,12 @@ class SystemComponent(DirectiveProvider, CommandProvider):
     def get_commands(self) -> Iterator[Command]:
         yield self.finish
 
-    @command(
-        parameters={
-            "summary": {
-                "type": "string",
-                "minLength": 1,
-                "description": "What was done (or why it cannot be done), for the user.",
-                "required": True,
-            }
-        }
-    )
-    def finish(self, summary: str) -> Finished:
+    @command
+    def finish(self, summary: Annotated[str, Field(min_length=1)]) -> Finished:
         """Finish the current task: call this when it is done, or cannot be done, with a
         short summary of the result.
 
         Args:
-            summary: What was done, for the user.
+            summary: What was done (or why it cannot be done), for the user.
         """
         return Finished(summary.strip())
