@@ -1,5 +1,6 @@
-"""@command (name, description, schema, checks against the signature), argument checking,
-and the registry tools as commands (command.py, builtin/tools.py)."""
+"""@command (name, description, schema from the signature and docstring, definition errors),
+argument checking with pydantic, `finish`, and the registry tools as commands (command.py,
+builtin/system.py, builtin/tools.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Literal
 
 import pytest
 
+from agentls.agent.builtin.system import SystemComponent
 from agentls.agent.builtin.tools import ToolsComponent
 from agentls.agent.command import Command, CommandDefinitionError, command
 from agentls.tools.base import ToolContext
@@ -20,18 +22,13 @@ class Calculator:
     def __init__(self, factor: int = 1) -> None:
         self.factor = factor
 
-    @command(
-        parameters={
-            "a": {"type": "integer", "description": "The first number", "required": True},
-            "b": {"type": "integer", "description": "The second number", "required": True},
-        }
-    )
+    @command
     def multiply(self, a: int, b: int) -> str:
         """Multiplies two numbers.
 
         Args:
-            a: First number
-            b: Second number
+            a: The first number
+            b: The second number
 
         Returns:
             Result of multiplication
@@ -52,7 +49,7 @@ class Calculator:
         return [query] * limit
 
 
-def test_name_description_and_given_schema() -> None:
+def test_name_description_and_schema_from_the_signature_and_docstring() -> None:
     cmd = Calculator.multiply
     assert isinstance(cmd, Command)
     assert cmd.name == "multiply"
@@ -104,42 +101,32 @@ def test_options_override_name_and_description() -> None:
     assert (speak.name, speak.description, speak(text="hi")) == ("shout", "Say it loud.", "HI")
 
 
-def _f(a: int, b: str = "x") -> None: ...
+def _untyped(a, b: int):  # type: ignore[no-untyped-def]
+    return a
+
+
+def _star_args(a: int, *rest: int) -> None: ...
+def _star_kwargs(a: int, **more: int) -> None: ...
+def _positional_only(a: int, /) -> None: ...
+def _unresolved(a: Missing) -> None: ...  # type: ignore[name-defined]  # noqa: F821
 
 
 @pytest.mark.parametrize(
-    ("parameters", "fragment"),
+    ("fn", "fragment"),
     [
-        ({"a": {"type": "integer"}}, "b missing from the schema"),
-        (
-            {"a": {"type": "integer"}, "b": {"type": "string"}, "c": {"type": "string"}},
-            "c not taken",
-        ),
-        (
-            {"a": {"type": "integer", "required": False}, "b": {"type": "string"}},
-            "'a' has no default",
-        ),
-        (
-            {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}},
-            "'a' has no default",
-        ),
-        ({"a": "integer", "b": {"type": "string"}}, "schema of 'a' is not an object"),
+        (_untyped, "'a' has no annotation"),
+        (_star_args, "variadic positional parameter 'rest' cannot be given by name"),
+        (_star_kwargs, "variadic keyword parameter 'more' cannot be given by name"),
+        (_positional_only, "positional-only parameter 'a' cannot be given by name"),
+        (_unresolved, "bad annotations"),
     ],
 )
-def test_given_parameters_must_match_the_signature(
-    parameters: dict[str, Any], fragment: str
+def test_a_signature_a_model_cannot_fill_is_a_definition_error(
+    fn: Any, fragment: str
 ) -> None:
     with pytest.raises(CommandDefinitionError) as info:
-        command(parameters=parameters)(_f)
+        command(fn)
     assert fragment in str(info.value)
-
-
-def test_missing_annotation_without_schema_is_an_error() -> None:
-    def untyped(a):  # type: ignore[no-untyped-def]
-        return a
-
-    with pytest.raises(CommandDefinitionError, match="no annotation"):
-        command(untyped)
 
 
 @pytest.mark.parametrize(
@@ -148,15 +135,52 @@ def test_missing_annotation_without_schema_is_an_error() -> None:
         ({"query": "x"}, None),
         ({"query": "x", "limit": 3, "kind": "a"}, None),
         ({"query": "x", "kind": None}, None),
-        ({}, "missing required argument(s): query"),
-        ({"query": 1}, "'query': expected string, got 1"),
-        ({"query": "x", "limit": True}, "'limit': expected integer, got True"),
-        ({"query": "x", "kind": "c"}, "'kind': 'c' matches none of the allowed forms"),
-        ({"query": "x", "other": 1}, "unknown argument(s): other (known: query, limit, kind)"),
+        ({}, "'query': Field required"),
+        ({"query": 1}, "'query': Input should be a valid string (got 1)"),
+        (
+            {"query": "x", "limit": "many"},
+            "'limit': Input should be a valid integer, unable to parse string as an integer "
+            "(got 'many')",
+        ),
+        ({"query": "x", "kind": "c"}, "'kind': Input should be 'a' or 'b' (got 'c')"),
+        ({"query": "x", "other": 1}, "'other': Extra inputs are not permitted"),
     ],
 )
 def test_check_arguments(arguments: dict[str, Any], problem: str | None) -> None:
     assert Calculator.search.check(arguments) == problem
+
+
+def test_finish_offers_a_required_non_empty_summary() -> None:
+    finish = SystemComponent.finish
+    assert finish.parameters == {
+        "type": "object",
+        "properties": {
+            "summary": {
+                "type": "string",
+                "minLength": 1,
+                "description": "What was done (or why it cannot be done), for the user.",
+            }
+        },
+        "required": ["summary"],
+        "additionalProperties": False,
+    }
+    # the keys in the order a hosted model has always read them (not pydantic's sorted order)
+    assert list(finish.parameters) == ["type", "properties", "required", "additionalProperties"]
+    assert finish.description.startswith("Finish the current task: call this when it is done")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "problem"),
+    [
+        ({"summary": "Done."}, None),
+        ({}, "'summary': Field required"),
+        ({"summary": ""}, "'summary': String should have at least 1 character (got '')"),
+        ({"summary": ["a"]}, "'summary': Input should be a valid string (got ['a'])"),
+        ({"summary": "x", "why": "y"}, "'why': Extra inputs are not permitted"),
+    ],
+)
+def test_finish_arguments_are_checked(arguments: dict[str, Any], problem: str | None) -> None:
+    assert SystemComponent.finish.check(arguments) == problem
 
 
 # --- tools as commands ------------------------------------------------------------------

@@ -1,18 +1,14 @@
 """Commands: what the model may call. The `@command` decorator and the `Command` model.
 
-`@command` turns a function or method into a `Command`: the name defaults to the function's
-name, the description to its docstring before `Args:`/`Returns:`, and the parameters (a
-JSON Schema object) are either given to the decorator — a full object schema, or Forge
-style `{name: {type, description, required?}}` — or derived from the signature's type
-annotations (via pydantic), with per-argument descriptions taken from the `Args:` section.
-Given parameters are checked against the signature when the decorator runs: a parameter
-missing from the schema, a schema property the function does not take, or a required
-parameter the schema makes optional is a `CommandDefinitionError`.
-
-A decorated method is a descriptor: `self.finish` is a `Command` bound to `self`.
-`Command.check(arguments)` checks a call's arguments against the schema (a JSON Schema
-subset: types, required, unknown keys, enum, anyOf, string lengths, array items), or
-with the command's own validator (tools use their pydantic model).
+`@command` makes a function or method a `Command`: the name defaults to the function's
+name, the description to its docstring before `Args:`/`Returns:`, and the parameters are
+the JSON Schema of a pydantic model built from the signature (unknown arguments forbidden;
+each argument described by the docstring's `Args:` section, constrained by an
+`Annotated[..., Field(...)]`). A parameter without an annotation, `*args`, `**kwargs` or a
+positional-only one is a `CommandDefinitionError`. A decorated method is a descriptor:
+`self.finish` is a `Command` bound to `self`. `Command.check(arguments)` validates with the
+command's pydantic model (a registry tool's: the tool's input model) and says what is
+wrong as the tool executor does.
 Must not know: the loop, the tool registry, models, LSP.
 """
 
@@ -22,23 +18,24 @@ import dataclasses
 import inspect
 import re
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
 from agentls.llm.base import ToolSpec
+from agentls.tools.executor import describe_validation_error
 from agentls.tools.permissions import Permission
 
 JSONSchema = dict[str, Any]
-Validator = Callable[[dict[str, Any]], str | None]
 _SECTION = re.compile(r"^\s*(Args|Arguments|Returns|Raises|Yields|Example|Examples):\s*$")
 _ARG_LINE = re.compile(r"^\s*\*{0,2}(\w+)(?:\s*\([^)]*\))?\s*:\s*(.*)$")
 
 
 class CommandDefinitionError(TypeError):
-    """A `@command` whose schema does not match its function."""
+    """A `@command` whose signature cannot be offered to a model."""
 
 
 @dataclass(eq=False)
@@ -52,7 +49,7 @@ class Command:
     permissions: frozenset[Permission] = frozenset()
     enabled: bool | Callable[[], bool] = True
     disabled_reason: str | None = None
-    validator: Validator | None = None
+    arguments_model: type[BaseModel] | None = None  # what `check` validates with
     tool: str | None = None  # the registry tool this command adapts, if any
     category: str | None = None  # that tool's category
     bindable: bool = field(default=False, repr=False)  # the method's first parameter is self
@@ -73,9 +70,12 @@ class Command:
 
     def check(self, arguments: dict[str, Any]) -> str | None:
         """Why `arguments` do not fit the parameters, or None."""
-        if self.validator is not None:
-            return self.validator(arguments)
-        return check_value(self.parameters, arguments, "")
+        try:
+            if self.arguments_model is not None:
+                self.arguments_model.model_validate(arguments)
+        except ValidationError as exc:
+            return describe_validation_error(exc)
+        return None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.method(*args, **kwargs)
@@ -87,20 +87,21 @@ class Command:
         return dataclasses.replace(self, method=bound, bindable=False)
 
 
-# --- the decorator -------------------------------------------------------------------
+class _Schema(GenerateJsonSchema):
+    """Keys in the order they are built (`type` first), no titles made of names."""
+
+    def sort(self, value: JsonSchemaValue, parent_key: str | None = None) -> JsonSchemaValue:
+        return value
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
 @overload
 def command(func: Callable[..., Any], /) -> Command: ...
 @overload
 def command(
-    func: None = None,
-    /,
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    parameters: JSONSchema | None = None,
-    permissions: Iterable[Permission] = (),
-    enabled: bool | Callable[[], bool] = True,
-    disabled_reason: str | None = None,
+    *, name: str | None = None, description: str | None = None
 ) -> Callable[[Callable[..., Any]], Command]: ...
 def command(
     func: Callable[..., Any] | None = None,
@@ -108,41 +109,52 @@ def command(
     *,
     name: str | None = None,
     description: str | None = None,
-    parameters: JSONSchema | None = None,
-    permissions: Iterable[Permission] = (),
-    enabled: bool | Callable[[], bool] = True,
-    disabled_reason: str | None = None,
 ) -> Command | Callable[[Callable[..., Any]], Command]:
-    """Make a function a `Command` (usable bare, `@command`, or with options)."""
+    """Make a function a `Command` (bare `@command`, or with a name or description)."""
 
     def wrap(fn: Callable[..., Any]) -> Command:
         doc = inspect.getdoc(fn) or ""
-        params, bindable, has_kwargs = _signature_params(fn)
-        if parameters is None:
-            schema = _derived_schema(fn, params, _arg_docs(doc))
-        else:
-            schema = _given_schema(fn.__name__, parameters, params, has_kwargs)
+        model, bindable = _arguments_model(fn, _arg_docs(doc))
+        schema = model.model_json_schema(schema_generator=_Schema)  # additionalProperties: false
+        schema.pop("title", None)  # the function's name: the command's already
         return Command(
             name=name or fn.__name__,
-            description=description if description is not None else _summary(doc),
+            description=_summary(doc) if description is None else description,
             parameters=schema,
             method=fn,
-            permissions=frozenset(permissions),
-            enabled=enabled,
-            disabled_reason=disabled_reason,
+            arguments_model=model,
             bindable=bindable,
         )
 
     return wrap(func) if func is not None else wrap
 
 
+def _arguments_model(fn: Callable[..., Any], docs: dict[str, str]) -> tuple[type[BaseModel], bool]:
+    """The model of the arguments a call fills, and whether the first parameter is self/cls."""
+    params = list(inspect.signature(fn).parameters.values())
+    bindable = bool(params) and params[0].name in ("self", "cls")
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception as exc:
+        raise CommandDefinitionError(f"command {fn.__name__}: bad annotations: {exc}") from exc
+    fields: dict[str, Any] = {}
+    for p in params[bindable:]:
+        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            kind = f"{p.kind.description} parameter {p.name!r}"
+            raise CommandDefinitionError(f"command {fn.__name__}: {kind} cannot be given by name")
+        if p.name not in hints:
+            raise CommandDefinitionError(f"command {fn.__name__}: {p.name!r} has no annotation")
+        default = ... if p.default is p.empty else p.default
+        described: dict[str, Any] = {"description": docs[p.name]} if p.name in docs else {}
+        fields[p.name] = (hints[p.name], Field(default, **described))
+    return create_model(fn.__name__, __config__=ConfigDict(extra="forbid"), **fields), bindable
+
+
 def _summary(doc: str) -> str:
-    lines: list[str] = []
-    for line in doc.splitlines():
-        if _SECTION.match(line):
-            break
-        lines.append(line)
-    return "\n".join(lines).strip()
+    """The docstring before its first section (`Args:`, `Returns:`, ...)."""
+    lines = doc.splitlines()
+    end = next((i for i, line in enumerate(lines) if _SECTION.match(line)), len(lines))
+    return "\n".join(lines[:end]).strip()
 
 
 def _arg_docs(doc: str) -> dict[str, str]:
@@ -152,8 +164,7 @@ def _arg_docs(doc: str) -> dict[str, str]:
     for line in doc.splitlines():
         section = _SECTION.match(line)
         if section:
-            in_args = section.group(1) in ("Args", "Arguments")
-            current = None
+            in_args, current = section.group(1) in ("Args", "Arguments"), None
             continue
         if not in_args or not line.strip():
             continue
@@ -165,162 +176,3 @@ def _arg_docs(doc: str) -> dict[str, str]:
         elif current is not None:
             out[current] = f"{out[current]} {line.strip()}".strip()
     return out
-
-
-def _signature_params(fn: Callable[..., Any]) -> tuple[list[inspect.Parameter], bool, bool]:
-    """The parameters the model fills, whether the first one is self/cls, and **kwargs."""
-    params = list(inspect.signature(fn).parameters.values())
-    bindable = bool(params) and params[0].name in ("self", "cls")
-    if bindable:
-        params = params[1:]
-    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params):
-        raise CommandDefinitionError(f"command {fn.__name__}: *args cannot be filled by name")
-    if any(p.kind is inspect.Parameter.POSITIONAL_ONLY for p in params):
-        raise CommandDefinitionError(f"command {fn.__name__}: positional-only parameters")
-    has_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-    return [p for p in params if p.kind is not inspect.Parameter.VAR_KEYWORD], bindable, has_kwargs
-
-
-def _derived_schema(
-    fn: Callable[..., Any], params: list[inspect.Parameter], docs: dict[str, str]
-) -> JSONSchema:
-    try:
-        hints = typing.get_type_hints(fn)
-    except Exception as exc:
-        raise CommandDefinitionError(f"command {fn.__name__}: bad annotations: {exc}") from exc
-    properties: dict[str, JSONSchema] = {}
-    required: list[str] = []
-    for p in params:
-        if p.name not in hints:
-            raise CommandDefinitionError(
-                f"command {fn.__name__}: parameter {p.name!r} has no annotation and no "
-                "schema was given"
-            )
-        prop = dict(TypeAdapter(hints[p.name]).json_schema())
-        if p.name in docs:
-            prop["description"] = docs[p.name]
-        if p.default is inspect.Parameter.empty:
-            required.append(p.name)
-        elif _jsonable(p.default):
-            prop["default"] = p.default
-        properties[p.name] = prop
-    return _object(properties, required)
-
-
-def _given_schema(
-    fname: str, given: JSONSchema, params: list[inspect.Parameter], has_kwargs: bool
-) -> JSONSchema:
-    full = given.get("type") == "object" and isinstance(given.get("properties"), dict)
-    if full:
-        properties = {k: dict(v) for k, v in given["properties"].items()}
-        required = list(given.get("required", []))
-        explicit = set(required)
-    else:
-        properties, required, explicit = {}, [], set()
-        for key, prop in given.items():
-            if not isinstance(prop, dict):
-                raise CommandDefinitionError(f"command {fname}: schema of {key!r} is not an object")
-            prop = dict(prop)
-            flag = prop.pop("required", None)
-            if flag is not None:
-                explicit.add(key)
-                if flag:
-                    required.append(key)
-            properties[key] = prop
-    names = {p.name for p in params}
-    missing = [p.name for p in params if p.name not in properties]
-    extra = [k for k in properties if k not in names]
-    problems: list[str] = []
-    if missing:
-        problems.append(f"parameter(s) {', '.join(missing)} missing from the schema")
-    if extra and not has_kwargs:
-        problems.append(f"schema propert(ies) {', '.join(extra)} not taken by the function")
-    for p in params:
-        no_default = p.default is inspect.Parameter.empty
-        if no_default and p.name in properties and p.name not in required:
-            if full or p.name in explicit:
-                problems.append(f"parameter {p.name!r} has no default but is not required")
-            else:
-                required.append(p.name)
-    if problems:
-        raise CommandDefinitionError(f"command {fname}: " + "; ".join(problems))
-    schema = _object(properties, required)
-    if full and "additionalProperties" in given:
-        schema["additionalProperties"] = given["additionalProperties"]
-    return schema
-
-
-def _object(properties: dict[str, JSONSchema], required: list[str]) -> JSONSchema:
-    schema: JSONSchema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    schema["additionalProperties"] = False
-    return schema
-
-
-def _jsonable(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
-
-
-# --- checking arguments --------------------------------------------------------------
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-    "null": lambda v: v is None,
-}
-
-
-def check_value(schema: JSONSchema, value: Any, where: str) -> str | None:
-    """Why `value` does not fit `schema` (a JSON Schema subset), or None."""
-    at = f"{where!r}: " if where else ""
-    if "anyOf" in schema or "oneOf" in schema:
-        branches = schema.get("anyOf") or schema.get("oneOf") or []
-        if not any(check_value(b, value, where) is None for b in branches):
-            return f"{at}{_short(value)} matches none of the allowed forms"
-    kind = schema.get("type")
-    kinds = kind if isinstance(kind, list) else [kind] if kind else []
-    if kinds and not any(_TYPES.get(k, lambda v: True)(value) for k in kinds):
-        return f"{at}expected {' or '.join(kinds)}, got {_short(value)}"
-    if "enum" in schema and value not in schema["enum"]:
-        return f"{at}must be one of {schema['enum']!r}, got {_short(value)}"
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            return f"{at}must have at least {schema['minLength']} characters"
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            return f"{at}must have at most {schema['maxLength']} characters"
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for i, item in enumerate(value):
-            problem = check_value(schema["items"], item, f"{where}[{i}]")
-            if problem:
-                return problem
-    if isinstance(value, dict) and (kind == "object" or "properties" in schema):
-        return _check_object(schema, value, where)
-    return None
-
-
-def _check_object(schema: JSONSchema, value: dict[str, Any], where: str) -> str | None:
-    props: dict[str, JSONSchema] = schema.get("properties", {})
-    prefix = f"{where}." if where else ""
-    missing = [k for k in schema.get("required", []) if k not in value]
-    if missing:
-        return f"missing required argument(s): {', '.join(prefix + k for k in missing)}"
-    if schema.get("additionalProperties") is False:
-        extra = [k for k in value if k not in props]
-        if extra:
-            known = ", ".join(props) or "none"
-            return f"unknown argument(s): {', '.join(prefix + k for k in extra)} (known: {known})"
-    for key, item in value.items():
-        if key in props:
-            problem = check_value(props[key], item, prefix + key)
-            if problem:
-                return problem
-    return None
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

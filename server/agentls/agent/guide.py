@@ -33,7 +33,8 @@ the summary then says what changed, from the diff — unless the goal asks for s
 changes ("every function"); a check that finds something missing is said in the tool's
 result. After a failed or invalid call of the job's tool it is offered alone, up to 3
 attempts, before `finish` comes back. A goal the done check finds impossible (about a
-file or a name the workspace lacks) is offered only `finish`.
+file or a name the workspace lacks) is offered only `finish`. Each job's line for the
+acting prompt is text in prompts/guide.toml.
 Must not know: the loop's internals, models' classes, LSP.
 """
 
@@ -49,6 +50,7 @@ from agentls.agent.builtin.evidence import diff_lines
 from agentls.agent.choices import facts, line_stem, rank_lines
 from agentls.agent.context import RunContext
 from agentls.agent.goal import GoalReading
+from agentls.agent.prompts import texts
 from agentls.llm.base import PREFIX, THEN, ToolSpec
 from agentls.tools.code.index_access import workspace_index
 from agentls.tools.filesystem.content import current_content, is_binary
@@ -71,30 +73,24 @@ MAX_ATTEMPTS = 3
 class Job:
     name: str
     tool: str | None  # None: the answer is the finish summary
-    how: str  # one line for the acting prompt
+
+    @property
+    def how(self) -> str:
+        """The job's line for the acting prompt (prompts/guide.toml)."""
+        return str(texts("guide")[self.name])
 
 
-ANSWER = Job(
-    "answer",
-    None,
-    "Answer from the code shown above: call finish with the answer itself (the names, "
-    "values, files or behaviour you found) in one or two sentences.",
-)
-CHANGE = Job(
-    "change",
-    "edit_file",
-    "Call edit_file with `old` = the one line to change, exactly as it reads, and `new` = "
-    "that line as it must read after the change.",
-)
+ANSWER = Job("answer", None)
+CHANGE = Job("change", "edit_file")
 #: The goal reading's kind of job → the guided job.
 JOBS: dict[str, Job] = {
-    "rename": Job("rename", "rename_symbol", "Call rename_symbol once: it renames the definition and every use."),
-    "docstring": Job("docstring", "add_docstring", "Call add_docstring with the function or class and the docstring's text (one sentence saying what it does; no quotes)."),
-    "add": Job("add", "insert_symbol", "Call insert_symbol with the file and the whole new definition: its def line and its indented body."),
-    "implement": Job("implement", "replace_symbol", "Call replace_symbol with the function and its whole new definition: its def line and its indented body, doing what the description says."),
-    "tests": Job("tests", "write_file", "Call write_file with the new test file's whole content: `from <module> import <name>`, then functions named test_… with assert statements."),
-    "new_file": Job("new_file", "write_file", "Call write_file with the new file's path and its whole content."),
-}  # fmt: skip
+    "rename": Job("rename", "rename_symbol"),
+    "docstring": Job("docstring", "add_docstring"),
+    "add": Job("add", "insert_symbol"),
+    "implement": Job("implement", "replace_symbol"),
+    "tests": Job("tests", "write_file"),
+    "new_file": Job("new_file", "write_file"),
+}
 
 
 def is_guided(model: Any) -> bool:
@@ -137,7 +133,8 @@ class Guide:
             found = []
         if not found:
             return self.job.how
-        return self.job.how + "\nFacts from the code:\n" + "\n".join(f"- {f}" for f in found)
+        heading = texts("guide")["facts"]
+        return f"{self.job.how}\n{heading}\n" + "\n".join(f"- {f}" for f in found)
 
     # --- what is offered ------------------------------------------------------------------
     def offered(self, specs: list[ToolSpec]) -> list[ToolSpec]:

@@ -12,23 +12,15 @@ Must not know: the loop's internals, models, LSP.
 
 from __future__ import annotations
 
-import functools
-import tomllib
-
 from agentls.agent.context import RunContext
-from agentls.agent.prompts import PROMPTS_DIR
+from agentls.agent.prompts import texts
 from agentls.tools.permissions import Permission
-
-
-@functools.cache
-def lines() -> dict[str, str]:
-    return dict(tomllib.loads((PROMPTS_DIR / "recipes.toml").read_text(encoding="utf-8")))
 
 
 def recipe_lines(run: RunContext) -> list[str]:
     """The recipe lines for the run's job (see the module docstring)."""
     reading, perms = run.reading, run.tools.permissions
-    text = lines()
+    text = texts("recipes")
     out: list[str] = []
     if not reading.wants_change:
         return [text["answer"]]

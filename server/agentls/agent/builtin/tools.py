@@ -16,24 +16,11 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import ValidationError
-
 from agentls.agent.command import Command
 from agentls.agent.protocols import CommandProvider
 from agentls.tools.base import Tool, ToolContext
-from agentls.tools.executor import ToolExecutor, ToolResult, describe_validation_error
+from agentls.tools.executor import ToolExecutor, ToolResult
 from agentls.tools.registry import ToolRegistry
-
-
-def _validator(tool: Tool) -> Any:
-    def check(arguments: dict[str, Any]) -> str | None:
-        try:
-            tool.Input.model_validate(arguments)
-        except ValidationError as exc:
-            return describe_validation_error(exc)
-        return None
-
-    return check
 
 
 def tool_command(tool: Tool, executor: ToolExecutor, ctx: ToolContext) -> Command:
@@ -48,7 +35,7 @@ def tool_command(tool: Tool, executor: ToolExecutor, ctx: ToolContext) -> Comman
         parameters=tool.Input.model_json_schema(),
         method=call,
         permissions=tool.permissions,
-        validator=_validator(tool),
+        arguments_model=tool.Input,
         tool=tool.name,
         category=tool.category,
     )

@@ -15,7 +15,8 @@ was applied or is pending) is not run even once more, whenever it comes: small m
 often redo an edit that worked, get "old text was not found", and then rewrite the file.
 The model is told the change is already in place — the success is named, not the
 repetition. Any STUCK_LIMIT calls in a row that were all turned away or failed stop the run
-("no progress"). Must not know: what the tools do, the loop's internals, models, LSP.
+("no progress"). What the model is told is text in prompts/watchdog.toml.
+Must not know: what the tools do, the loop's internals, models, LSP.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import json
 
 from agentls.agent.actions import ActionFailure, ActionResult, ParsedCall, changed_file
 from agentls.agent.outcomes import CallRejected, RunFailed, TaskDone
+from agentls.agent.prompts import texts
 from agentls.agent.protocols import AfterExecute, AfterParse, ExecutionFailure
 
 #: The same call made this many times in one task, in any order, is enough: the next one
@@ -34,6 +36,11 @@ CYCLE_LIMIT = 3
 STUCK_LIMIT = 8
 #: Characters of an earlier result quoted back when its call is turned away.
 GIST_CHARS = 400
+
+
+def _told(key: str, **values: object) -> str:
+    """The line `key` of prompts/watchdog.toml, filled with `values`."""
+    return str(texts("watchdog")[key]).format(**values)
 
 
 class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
@@ -76,17 +83,8 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
                 # else to do for this task but does not say so (the 0.5B renamed Usr to User
                 # right, then repeated the rename until the run was stopped). The task ends
                 # as if it had called finish; the done check still judges the run.
-                raise TaskDone(
-                    f"The change is in place in {changed} ({result.name}); the model repeated "
-                    "it instead of calling finish, so the task was ended."
-                )
-            raise CallRejected(
-                f"Not run: this exact {result.name} call already succeeded earlier in this "
-                f"run — that change is in place in {changed} (your reads show it). Do not "
-                "make it again. If the task is done, call finish with a summary of what "
-                "changed; otherwise make the next, different change.",
-                repeated=True,
-            )
+                raise TaskDone(_told("ended", path=changed, name=result.name))
+            raise CallRejected(_told("changed", name=result.name, path=changed), repeated=True)
         self._count = self._count + 1 if key == self._last else 1
         self._last = key
         self._seen[key] = seen = self._seen.get(key, 0) + 1
@@ -99,22 +97,13 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
                 )
             raise CallRejected(self._use_it(result.name, key), repeated=True)
         if seen > CYCLE_LIMIT and self._count < self.repeats:
-            raise CallRejected(
-                f"Not run: you already made this exact {result.name} call {seen - 1} times in "
-                f"this task.{self._gist(key)} Going round in circles will not finish the task: "
-                "make the change it asks for, or call finish with what you found (the answer "
-                "itself, for a question).",
-                repeated=True,
-            )
+            told = _told("circles", name=result.name, times=seen - 1, gist=self._gist(key))
+            raise CallRejected(told, repeated=True)
         if self._count == self.repeats and self.repeats > 1:
             raise CallRejected(self._use_it(result.name, key), repeated=True)
 
     def _use_it(self, name: str, key: str) -> str:
-        return (
-            f"Not run: you already made this {name} call and have its result; it will not "
-            f"change.{self._gist(key)} Use it: call finish with the answer or the result it "
-            "gives you, or call another tool."
-        )
+        return _told("use_it", name=name, gist=self._gist(key))
 
     @property
     def _in_hand(self) -> bool:
@@ -126,7 +115,8 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         text = self._results.get(key)
         if not text:
             return ""
-        return f" It answered: {text[:GIST_CHARS]}{'…' if len(text) > GIST_CHARS else ''}"
+        shown = text[:GIST_CHARS] + ("…" if len(text) > GIST_CHARS else "")
+        return _told("gist", text=shown)
 
     def execution_failure(self, error: ActionFailure) -> None:
         self._stuck += 1
