@@ -39,6 +39,7 @@ from agentls.llm.local.fenced import Fenced, fenced_tools
 from agentls.llm.local.fenced import read as read_fenced
 from agentls.llm.local.grammar import SchemaError, required_only, simplify, turn_schema
 from agentls.llm.local.prompt import to_local_messages
+from agentls.llm.local.repetition import looping
 from agentls.llm.local.threads import CoreShare
 
 THREADS_ENV = "AGENTLS_LOCAL_THREADS"
@@ -255,6 +256,9 @@ class LocalModel:
                             pieces += 1
                             if on_text is not None:
                                 on_text(piece)
+                            if "\n" in piece and looping("".join(text)):
+                                finish = "repetition"  # a loop: stop instead of writing to the limit
+                                break
                         finish = choice.get("finish_reason") or finish
                 finally:
                     getattr(stream, "close", lambda: None)()
