@@ -149,8 +149,8 @@ async def test_in_full_mode_the_workspace_tests_must_pass(
     # the failures went back to the model in compact form: after the edit, then at each
     # finish (three times), before the run ended failed
     told = [m["content"] for t in out.acting()[1:] for m in t.messages[-1:]]
-    assert "still fail" in told[0] and "assert main() == 2" in told[0] and "assert 3 == 2" in told[0]
-    assert sum("Not finished: the workspace's tests still fail" in t for t in told) == 3
+    assert "still fails" in told[0] and "assert main() == 2" in told[0] and "assert 3 == 2" in told[0]
+    assert sum("Not finished: the code still fails its checks" in t for t in told) == 3
 
 
 @pytest.mark.skipif(

@@ -125,7 +125,10 @@ class Agent:
         self.grounding = GroundingComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
         self.done_check = DoneCheckComponent(
-            run, self._suite if "run_test_suite" in registry else None, writes=lambda name: _writes(registry, name)
+            run,
+            self._suite if "run_test_suite" in registry else None,
+            writes=lambda name: _writes(registry, name),
+            command=self._command if "run_command" in registry else None,
         )
         # (before the history: what stays the same all run comes first in the prompt)
         self.test_status = TestStatusComponent(run, self.done_check)
@@ -143,6 +146,13 @@ class Agent:
         self._cancel_event: asyncio.Event | None = None
         self._proposal_events: deque[dict[str, Any]] = deque()  # from the store, not yet emitted
         self._own_memory = memory is None
+
+    async def _command(self, command: str) -> Any:
+        """One sandboxed shell command for the done check (None when it cannot run)."""
+        tool = self.executor.registry.get("run_command")
+        if tool is None or not self.executor.registry.availability(tool, None, self.tool_context)[0]:
+            return None
+        return await self.executor.execute_async("run_command", {"command": command}, self.tool_context)
 
     async def _suite(self) -> Any:
         """The workspace's tests, run for the done check (None when the tool cannot run)."""

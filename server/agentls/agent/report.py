@@ -88,7 +88,9 @@ def check_facts(verification: Verification | None) -> list[str]:
         return []
     out = []
     for c in verification.checks:
-        if c.kind == "tests":
+        if c.kind == "examples":
+            out.append(f"Examples {'passed' if c.passed else 'failed'}: {c.summary}")
+        elif c.kind == "tests":
             out.append(f"Tests {'passed' if c.passed else 'failed'}: {c.summary or c.detail.splitlines()[0]}" + (f" ({c.command})" if c.command and not c.passed else ""))
         elif not c.passed:
             out.append(f"Check failed ({c.kind}): {c.detail}")

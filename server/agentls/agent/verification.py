@@ -1,9 +1,10 @@
 """A run's verification (DESIGN §9): which independent checks ran, and what they say.
 
 `verification: {verified: true | false | null, checks: [{kind, passed, detail, command?}],
-unverified?}`. Check kinds: `tests` (the workspace's tests ran), `parse` (the changed
-files parse), `goal` (the done check: the change the goal asks for is there), `answer`
-(an answer names what the files read hold). `verified` is
+unverified?}`. Check kinds: `tests` (the workspace's tests ran), `examples` (the
+description's examples, run when no test calls what the goal changed), `parse` (the
+changed files parse), `goal` (the done check: the change the goal asks for is there),
+`answer` (an answer names what the files read hold). `verified` is
 - false when any check failed (and the run is then not `completed`);
 - true when the tests ran and passed — and call what the goal changed —, or a check
   specific to the goal passed (a value it asked for, a rename with no use left, a

@@ -21,11 +21,12 @@ Must not know: particular tools beyond the proposal store, models, LSP.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentls.agent.actions import ParsedCall
-from agentls.agent.builtin import evidence
+from agentls.agent.builtin import evidence, examples
 from agentls.agent.context import RunContext
 from agentls.agent.outcomes import CallRejected
 from agentls.agent.protocols import AfterParse
@@ -40,15 +41,23 @@ TEST_REPAIRS = 3
 #: Runs the workspace's tests (the agent binds it to the run_test_suite tool): the tool's
 #: result, or None when the workspace has no tests the tool can run.
 SuiteRunner = Callable[[], Awaitable[Any]]
+#: Runs one shell command in the sandbox: the run_command tool's result, or None.
+CommandRunner = Callable[[str], Awaitable[Any]]
 
 
 class DoneCheckComponent(AfterParse):
     def __init__(
-        self, run: RunContext, tests: SuiteRunner | None = None, writes: Callable[[str], bool] | None = None
+        self,
+        run: RunContext,
+        tests: SuiteRunner | None = None,
+        writes: Callable[[str], bool] | None = None,
+        command: CommandRunner | None = None,
     ) -> None:
         super().__init__()
         self.run = run
         self.tests = tests
+        #: runs a shell command in the sandbox (the agent binds it to run_command)
+        self.command = command
         #: whether a command changes files (edits are turned away when the goal cannot be done)
         self.writes = writes
         self._nudged = False
@@ -203,18 +212,50 @@ class DoneCheckComponent(AfterParse):
         result = await self.tests()
         check = suite_check(result)
         self.last_suite, self._tested = result, state
+        uncalled = self._uncalled() if check is None or check.passed else []
         if check is not None:
-            if check.passed and (uncalled := self._uncalled()):
+            if uncalled:
                 # passing tests that never call what the goal changes confirm nothing of it
                 check.specific = False
                 check.detail += f"; but no test calls {', '.join(uncalled)}"
             self.checks["tests"] = check
+        if uncalled and (shown := await self._examples(uncalled)) is not None:
+            self.checks["examples"] = shown
+            return shown  # what the description's examples say stands in for the tests
         return check
+
+    async def _examples(self, names: list[str]) -> Check | None:
+        """The description's examples of `names` run against the code as it is now (see
+        examples.py); None when there are none or they could not run."""
+        if self.command is None:
+            return None
+        specs = "\n".join(evidence.text_now(self.run, f) for f in self.run.reading.specs)
+        checks: list[tuple[str, list[list[Any]]]] = []
+        for name in names:
+            found = examples.extract(specs, name)
+            where = next((p for p in sorted(self.changed_paths()) if p.endswith(".py") and re.search(rf"\bdef {re.escape(name)}\b", evidence.text_now(self.run, p))), None)
+            if not found or where is None:
+                continue
+            module = where.removesuffix(".py").replace("/", ".")
+            result = await self.command(f"python3 -c {shlex.quote(examples.script(module, name, found))}")
+            out = getattr(result, "output", None) or {}
+            ran = examples.results(str(out.get("stdout") or "")) if getattr(result, "ok", False) else None
+            if ran is not None:
+                checks.append((name, ran))
+        if not checks:
+            return None
+        failed = [r for _, ran in checks for r in ran if not r[0]]
+        total = sum(len(ran) for _, ran in checks)
+        if not failed:
+            return Check("examples", True, f"the description's {total} examples give what it says", specific=True, summary=f"{total} examples pass")
+        lines = [f"the description's examples fail: {len(failed)} of {total}"]
+        lines += [f"{call}: expected {expected}, got {got}" for _, call, expected, got in failed[:5]]
+        return Check("examples", False, "\n".join(lines), summary=f"{len(failed)} of {total} examples fail")
 
     def _uncalled(self) -> list[str]:
         """The functions the goal names (and this run changed) that no test file calls."""
         reading = self.run.reading
-        if not reading.names or not reading.tests:
+        if not reading.names:
             return []
         texts = [evidence.text_now(self.run, f) for f in reading.tests]
         changed = "".join(evidence.text_now(self.run, p) for p in self.changed_paths())
@@ -238,7 +279,8 @@ class DoneCheckComponent(AfterParse):
         if reason is None and self.changed():
             outcome = await self.tests_now()
             if outcome is not None and not outcome.passed:
-                reason = f"not done: the workspace's tests fail after the change ({outcome.summary})"
+                what = "the description's examples fail" if outcome.kind == "examples" else "the workspace's tests fail"
+                reason = f"not done: {what} after the change ({outcome.summary})"
         return reason
 
     async def tests_now(self) -> Check | None:
