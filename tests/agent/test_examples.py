@@ -73,3 +73,23 @@ async def test_when_no_test_calls_the_function_the_descriptions_examples_check_i
     assert verification["verified"] is True
     assert [c["kind"] for c in verification["checks"] if c["passed"]].count("examples") == 1
     assert "Examples passed: 4 examples pass" in (out.state.summary or "")
+
+
+@pytest.mark.skipif(
+    __import__("shutil").which("bwrap") is None
+    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
+    reason="bubblewrap unusable here: the examples run in its sandbox",
+)
+async def test_failing_examples_are_never_a_completed_run(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / ".docs").mkdir()
+    (ws_root / ".docs" / "instructions.md").write_text(SPEC)
+    (ws_root / "clamp.py").write_text("def clamp(value, low, high):\n    pass\n")
+    wrong = "def clamp(value, low, high):\n    return max(value, low)\n"
+    finish_ = act("finish", {"summary": "Implemented clamp; the tests pass."})
+    out = await run_agent([act("write_file", {"path": "clamp.py", "content": wrong}), *[finish_] * 5],
+                          goal="Implement clamp in clamp.py per the instructions.",
+                          settings=RunSettings(mode="full", approval="auto"), small=True)  # fmt: skip
+    assert out.state.status == "failed"
+    assert out.state.error and "the description's examples fail" in out.state.error
+    assert (out.state.verification or {})["verified"] is False
+    assert "the tests pass" not in (out.state.summary or "")  # the claim the facts contradict is dropped

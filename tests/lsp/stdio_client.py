@@ -40,7 +40,7 @@ class Captured:
 class StdioClient:
     """A plain LSP client over the server's stdio that keeps every message."""
 
-    def __init__(self, cwd: Path, settings: dict[str, Any] | None = None) -> None:
+    def __init__(self, cwd: Path, settings: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> None:
         self.settings = settings or {}  # what workspace/configuration answers
         self.log: list[Captured] = []
         self._answers: dict[int, dict[str, Any]] = {}
@@ -50,7 +50,7 @@ class StdioClient:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         self.proc = subprocess.Popen(
             SERVER, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, env=dict(os.environ, AGENTLS_LOCAL_MODEL="none"),
+            stderr=self._stderr, env=env if env is not None else dict(os.environ, AGENTLS_LOCAL_MODEL="none"),
         )  # fmt: skip
         threading.Thread(target=self._read, daemon=True).start()
 

@@ -186,10 +186,18 @@ class Agent:
                 self.context, self.pipeline, self.model, self._emit, cancel, self.done_check
             )
             words = await loop.execute()
-            self._end("completed", summary=self._report(words))
+            summary = self._report(words)
+            failed = [c for c in (self.state.verification or {}).get("checks", []) if not c["passed"]]
+            if failed:  # a failing check means the run is not completed (DESIGN §9)
+                message = f"not done: a check failed ({failed[0]['kind']}): {failed[0]['detail'].splitlines()[0]}"
+                self._emit("error", {"type": "failed", "message": message})
+                self._end("failed", error=message, summary=summary)
+            else:
+                self._end("completed", summary=summary)
         except RunStop as stop:
             self._emit("error", {"type": stop.status, "message": stop.message})
-            self._end(stop.status, error=stop.message, summary=self._report(None, stop.message))
+            said = next((t.result for t in reversed(self.state.tasks) if t.status == "done" and t.result), None)
+            self._end(stop.status, error=stop.message, summary=self._report(said, stop.message))
         except asyncio.CancelledError as exc:
             if not self._cancel_requested:  # our caller cancelled us: finish, then pass it on
                 outside = exc
@@ -254,11 +262,7 @@ class Agent:
         proposals += [p for p in self.proposals.list(self.run_id) if p.status in ("rejected", "stale")]
         proposals.sort(key=lambda p: p.created_at)
         summary = compose(words, proposals, verification, answer=not reading.wants_change, read=reading.files)
-        if stopped is None:
-            return summary
-        done = [f"- {t.title}: {t.result}" for t in self.state.tasks if t.status == "done" and t.result]
-        parts = [stopped, *(["Done before it stopped:", *done] if done else []), summary]
-        return "\n".join(parts)
+        return summary if stopped is None else f"{stopped}\n{summary}"
 
     def _why_unverified(self) -> str:
         """What could not be checked, for a run whose verification is null."""

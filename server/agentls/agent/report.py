@@ -35,6 +35,8 @@ _CLAIMS_CHANGE = re.compile(
 )
 #: Words of a sentence that claims the work was checked.
 _CLAIMS_CHECK = re.compile(r"\b(?:tested|verified|tests? (?:now )?pass(?:es|ed)?|passing|confirmed)\b", re.IGNORECASE)
+#: … or that it is right (dropped when a check failed).
+_CLAIMS_RIGHT = re.compile(r"\b(?:works?|correct(?:ly)?|fixed|as expected|as described)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|\n+")
 
 
@@ -99,8 +101,10 @@ def check_facts(verification: Verification | None) -> list[str]:
     return out
 
 
-def model_words(text: str | None, *, changed: bool, refused: set[str], tested: bool) -> str:
-    """The model's summary without the sentences the facts contradict."""
+def model_words(text: str | None, *, changed: bool, refused: set[str], tested: bool, failed: bool = False) -> str:
+    """The model's summary without the sentences the facts contradict: a change claimed
+    when none landed (or to a file whose change did not), a check claimed when none ran or
+    one failed."""
     kept = []
     for sentence in _SENTENCE.split((text or "").strip()):
         s = sentence.strip()
@@ -110,7 +114,9 @@ def model_words(text: str | None, *, changed: bool, refused: set[str], tested: b
             continue
         if refused and _CLAIMS_CHANGE.search(s) and any(_mentions(s, path) for path in refused):
             continue
-        if not tested and _CLAIMS_CHECK.search(s):
+        if (not tested or failed) and _CLAIMS_CHECK.search(s):
+            continue
+        if failed and _CLAIMS_RIGHT.search(s):
             continue
         kept.append(s)
     return " ".join(kept)
@@ -133,7 +139,8 @@ def compose(
     """The run's summary (see the module docstring)."""
     files, landed, refused = file_facts(proposals)
     tested = verification is not None and any(c.kind == "tests" for c in verification.checks)
-    said = model_words(words, changed=bool(landed), refused=refused, tested=tested)
+    failed = verification is not None and any(not c.passed for c in verification.checks)
+    said = model_words(words, changed=bool(landed), refused=refused, tested=tested, failed=failed)
     checks = check_facts(verification)
     if answer and not files:
         tail = [f"(Answered from {', '.join(read[:4])}; no file changed.)"] if read else []

@@ -67,6 +67,7 @@ class DoneCheckComponent(AfterParse):
         #: the last suite result (a ToolResult), for feedback and the report
         self.last_suite: Any = None
         self._tested: tuple[tuple[str, str], ...] | None = None
+        self._outcome: Check | None = None  # what the last test run (or its examples) said
 
     @property
     def wants_change(self) -> bool:
@@ -219,10 +220,11 @@ class DoneCheckComponent(AfterParse):
                 check.specific = False
                 check.detail += f"; but no test calls {', '.join(uncalled)}"
             self.checks["tests"] = check
+        self._outcome = check
         if uncalled and (shown := await self._examples(uncalled)) is not None:
             self.checks["examples"] = shown
-            return shown  # what the description's examples say stands in for the tests
-        return check
+            self._outcome = shown  # what the description's examples say stands in for the tests
+        return self._outcome
 
     async def _examples(self, names: list[str]) -> Check | None:
         """The description's examples of `names` run against the code as it is now (see
@@ -286,11 +288,11 @@ class DoneCheckComponent(AfterParse):
     async def tests_now(self) -> Check | None:
         """The tests' check for the files as they are now: the last run's when nothing
         changed since, else a new run."""
-        return self.checks.get("tests") if self._fresh_tests() else await self.run_tests()
+        return self._outcome if self._fresh_tests() else await self.run_tests()
 
     def _fresh_tests(self) -> bool:
         """The recorded test run saw the files as they are now (no change since)."""
-        return "tests" in self.checks and self._tested == self._state()
+        return self._outcome is not None and self._tested == self._state()
 
     def _state(self) -> tuple[tuple[str, str], ...]:
         return tuple((p.id, p.status) for p in self.changed())
