@@ -297,3 +297,18 @@ async def test_an_acting_reply_identical_to_the_last_is_sampled_again(tmp_path: 
     # with the resample, not the repeat
     third = await model.complete(HISTORY, tools=[READ])
     assert json.loads(third.tool_calls[0].arguments) == {"path": "a.py"} and len(fake.calls) == 4
+
+
+async def test_another_try_after_a_failed_check_is_sampled_more_freely(tmp_path: Path) -> None:
+    # at temperature 0 the 1.5B rewrote the very code the tests had just failed
+    from agentls.llm.local.provider import RETRY_TEMPERATURE
+
+    one = '{"name": "read_file", "arguments": {"path": "a.py"}}'
+    two = '{"name": "read_file", "arguments": {"path": "b.py"}}'
+    fake = FakeLlama([one, two])
+    model = local(tmp_path, fake)
+    assert model.varies
+    await model.complete(HISTORY, tools=[READ])
+    await model.complete(HISTORY, tools=[READ], attempt=2)
+    assert [c["temperature"] for c in fake.calls] == [0.0, RETRY_TEMPERATURE]
+    assert fake.calls[1]["seed"] != fake.calls[0]["seed"]

@@ -80,7 +80,9 @@ class ModelTurn:
 class ChatModel(Protocol):
     """One model. `complete` is cancellable: cancelling the awaiting task stops it. A model
     whose `streams` attribute is true also takes `on_text=`, a callable that hears each
-    piece of output as it is generated (maybe on another thread)."""
+    piece of output as it is generated (maybe on another thread); one whose `varies`
+    attribute is true also takes `attempt=`, how many tries at this step failed a check
+    before (it may sample more freely for a later try)."""
 
     name: str
     context_tokens: int  # the window the history is trimmed to

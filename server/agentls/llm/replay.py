@@ -147,6 +147,7 @@ class ReplayModel:
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
         on_text: Callable[[str], None] | None = None,
+        attempt: int = 0,
     ) -> ModelTurn:
         lines = self._load()
         if self._next >= len(lines):
@@ -188,6 +189,7 @@ class Recorder:
         self.small = bool(getattr(model, "small", False))  # the loop treats it as the model
         self.guided = bool(getattr(model, "guided", False))
         self.streams = bool(getattr(model, "streams", False))
+        self.varies = bool(getattr(model, "varies", False))
         self._lock = threading.Lock()
 
     async def complete(
@@ -197,6 +199,7 @@ class Recorder:
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
         on_text: Callable[[str], None] | None = None,
+        attempt: int = 0,
     ) -> ModelTurn:
         pieces: list[str] = []
 
@@ -205,7 +208,9 @@ class Recorder:
             if on_text is not None:
                 on_text(piece)
 
-        extra = {"on_text": heard} if self.streams else {}
+        extra: dict[str, Any] = {"on_text": heard} if self.streams else {}
+        if self.varies:
+            extra["attempt"] = attempt
         turn = await self.model.complete(messages, tools=tools, json_schema=json_schema, **extra)
         line: dict[str, Any] = {
             "request": {

@@ -50,6 +50,8 @@ DEFAULT_CODE_FORMAT = "fenced"
 #: Tokens kept for the tool list prompt.py adds to the system message (~820 for the
 #: 21 built-in tools with the Qwen tokenizer).
 TOOLS_RESERVE = 1024
+#: A try at a step after a failed check is sampled at this temperature (`attempt`).
+RETRY_TEMPERATURE = 0.6
 #: An acting reply identical to the previous one is sampled again at this temperature.
 RESAMPLE_TEMPERATURE = 0.7
 INSTALL_HINT = "the local model needs llama-cpp-python: pip install 'agentls[local]'"
@@ -139,6 +141,8 @@ class LocalModel:
         self.required_only = True
         #: `complete` takes `on_text` and streams its output (the agent shows it as it comes)
         self.streams = True
+        #: `complete` takes `attempt` (another try after a failed check: sampled more freely)
+        self.varies = True
         #: How code arguments are written: "fenced" (a block after the JSON call) or
         #: "json" (inside it); AGENTLS_CODE_FORMAT overrides (fenced.py)
         self.code_format = _code_format()
@@ -280,8 +284,12 @@ class LocalModel:
         tools: list[ToolSpec] | None = None,
         json_schema: dict[str, Any] | None = None,
         on_text: Callable[[str], None] | None = None,
+        attempt: int = 0,
     ) -> ModelTurn:
-        """A turn; `on_text` hears each generated piece as it comes (on a worker thread)."""
+        """A turn; `on_text` hears each generated piece as it comes (on a worker thread);
+        `attempt` > 0: another try at a step whose last try failed a check, sampled at
+        RETRY_TEMPERATURE with another seed (at temperature 0 the 1.5B rewrote the very code
+        the tests had just failed)."""
         if tools and self.required_only:
             tools = required_only(tools)
         fenced = fenced_tools(tools) if tools and self.code_format == "fenced" else {}
@@ -298,7 +306,10 @@ class LocalModel:
         stop = threading.Event()
         try:
             text, finish, usage = await asyncio.to_thread(
-                self._generate, local_messages, schema, stop, None, None, on_text
+                self._generate, local_messages, schema, stop,
+                RETRY_TEMPERATURE if attempt > 0 and tools else None,
+                self.seed + 1000 * attempt if attempt > 0 and tools else None,
+                on_text,
             )
             if tools and text == self._last_text and finish != "cancelled":
                 # At temperature 0 a model that was just told its reply was wrong often
