@@ -112,6 +112,7 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     _configure(client, **base, model=_script(tmp, "edit", turns))
     run_id = client.result("agent/run", {"goal": "Describe the shop in the docstring of app.py", "mode": "dev"})["runId"]
     proposal = client.wait_for(lambda m: m.method == "agent/proposal", what="agent/proposal").body
+    client.event(run_id, "proposal")  # the run has it too (its events come on its own loop turn)
     client.result("agent/status", {"runId": run_id})
     client.result("agent/proposals", {"runId": run_id})
     _apply_hunks(client, proposal, [0], app, version=2)
