@@ -6,6 +6,7 @@ loop, real tools and a real sandboxed pytest by scripted transcripts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,11 @@ async def test_a_stub_is_written_whole_until_its_tests_pass_and_the_run_ends_ver
     # the wrong version's failures came back in compact form
     told = second.messages[-1]["content"]
     assert "clamp_test.py::test_above" in told and "assert 15 == 10" in told
+    # the next try is written afresh: the prompt shows the stub as the run began and the
+    # failed version only as its failures (a small model copies the code it is shown)
+    shown = second.text() + json.dumps([m.get("tool_calls") for m in second.messages])
+    assert "return max(value, low)" not in shown
+    assert "clamp.py as the run began (your last version failed its checks, 1 time(s)" in shown and STUB in shown
     # the passing tests ended the run: no finish turn, verified by the tests
     assert len(out.acting()) == 2
     verification = out.state.verification or {}

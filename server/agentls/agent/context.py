@@ -65,6 +65,12 @@ class RunContext:
     task: Task | None = None
     #: the goal as read once at the start of the run (goal/reading.py)
     reading: GoalReading = field(default_factory=lambda: GoalReading(goal=""))
+    #: tries at the change whose checks (tests, examples) failed so far
+    attempt: int = 0
+    #: each try is written afresh from the description: the prompt shows the files the
+    #: change writes as the run began, and earlier failed versions only as their failures
+    #: (the turn policy sets it: a small model copies the version it sees)
+    fresh_tries: bool = False
 
     @property
     def run_id(self) -> str:

@@ -120,8 +120,6 @@ class TaskLoop:
         self.policy: TurnPolicy = policy_for(model, run, done_check.impossible if done_check is not None else None)
         #: the run ended by itself (its summary): the change is there and checked
         self.ended: str | None = None
-        #: tries at the change that failed a check so far (the model samples more freely)
-        self.attempt = 0
 
     # --- the loop --------------------------------------------------------------------
     async def execute(self) -> str:
@@ -235,7 +233,7 @@ class TaskLoop:
         streamer = Streamer(self.emit, self.run.task_index(), phase) if getattr(self.model, "streams", False) else None
         extra: dict[str, Any] = {"on_text": streamer.heard} if streamer is not None else {}
         if getattr(self.model, "varies", False) and tools is not None:
-            extra["attempt"] = self.attempt
+            extra["attempt"] = self.run.attempt
         try:
             turn: ModelTurn = await cancellable(
                 self.model.complete(messages, tools=tools, json_schema=schema, **extra), self.cancel
@@ -330,7 +328,7 @@ class TaskLoop:
             try:
                 await self.pipeline.run(AfterParse.after_parse, call)
                 if call.name == "finish" and (failures := await self._repair()):
-                    self.attempt += 1
+                    self.run.attempt += 1
                     raise CallRejected(render("repair", failures=failures))
             except TaskDone as ended:
                 self.emit("status", {"status": run.state.status, "notice": ended.summary})
@@ -380,7 +378,7 @@ class TaskLoop:
                 self.ended = self.policy.summary(check.changed())
                 return ""
             if outcome is not None and not outcome.passed:
-                self.attempt += 1
+                self.run.attempt += 1
                 return "\n\n" + render("tests_now", failures=outcome.detail)
         if self.policy.may_end(tool, result.ok):
             reason = await check.failure()

@@ -124,6 +124,7 @@ class SmallPolicy(TurnPolicy):
         reading = self.run.reading
         if reading.kind == "implement" and (targets := self._targets()):
             writer = "write_file" if self._whole(targets) else "replace_symbol"
+            self.run.fresh_tries = writer == "write_file"  # a whole file: each try written afresh
             chosen = sorted((c for c in usable if c.name in (writer, "finish")), key=lambda c: c.name == "finish")
             if len(chosen) == 2:
                 return chosen  # the writer first: small models lean to the first tool listed

@@ -71,17 +71,30 @@ class GroundingComponent(MessageProvider):
                 continue
             if content is None or is_binary(content.data) or room <= 200:
                 continue
-            text = content.data.decode("utf-8", "replace")
+            data, label = content.data, f"You have already read {rel} (no need to read it again); it reads now:"
+            if (first := self._as_begun(rel)) is not None:
+                data, label = first, render("fresh_try", path=rel, tries=self.run.attempt)
+            text = data.decode("utf-8", "replace")
             if len(text) > room:
                 shown = text[:room].rsplit("\n", 1)[0]
                 text = f"{shown}\n…(cut after line {shown.count(chr(10))}; read_file for the rest)"
             room -= len(text)
             fence = "````" if "```" in text else "```"  # a Markdown file's own fences stay inside
-            out.append(
-                f"\nYou have already read {rel} (no need to read it again); it reads now:"
-                f"\n{fence}\n{text.rstrip()}\n{fence}"
-            )
+            out.append(f"\n{label}\n{fence}\n{text.rstrip()}\n{fence}")
         return "".join(out)
+
+    def _as_begun(self, rel: str) -> bytes | None:
+        """With fresh tries after a failed one: the file as the run began (the first
+        proposal's base), so the next version is written from the description, not copied
+        from the last; None otherwise."""
+        store = self.run.tools.proposals
+        if not self.run.fresh_tries or not self.run.attempt or store is None:
+            return None
+        for proposal in sorted(store.list(self.run.run_id), key=lambda p: p.created_at):
+            for change in proposal.changes:
+                if change.path == rel and change.old is not None:
+                    return change.old
+        return None
 
     def _shown(self) -> list[str]:
         return shown_files(self.run.reading)

@@ -21,6 +21,8 @@ from agentls.agent.transcript import Step, message_chars
 from agentls.llm.base import Message
 
 CHARS_PER_TOKEN = 4
+#: What an earlier write's code is shown as, with fresh tries.
+FAILED_VERSION = "# (a version whose checks failed: not shown; the failures are in its result)\n"
 _LINE_CHARS = 160
 
 
@@ -44,6 +46,22 @@ def _result_text(content: str) -> str:
     if isinstance(value, dict) and "output" in value:
         return "ok: " + _one_line(json.dumps(value["output"], ensure_ascii=False))
     return _one_line(content)
+
+
+def _without_code(message: Message) -> Message:
+    """A write's result without the code it wrote (its diff and changed lines): its status
+    and, after it, the checks' failures stay."""
+    content = message.get("content") or ""
+    head, sep, rest = content.partition("\n\n")
+    try:
+        value = json.loads(head)
+    except ValueError:
+        return message
+    out = value.get("output") if isinstance(value, dict) else None
+    if not isinstance(out, dict) or "proposal_id" not in out:
+        return message
+    kept = {k: out[k] for k in ("proposal_id", "path", "status") if k in out}
+    return {**message, "content": json.dumps({"ok": True, "output": kept}, ensure_ascii=False) + sep + rest}
 
 
 def summary_line(step: Step) -> str:
@@ -103,7 +121,7 @@ class HistoryComponent(MessageProvider):
         for step in reversed(steps):
             if len(recent) >= self.keep_last:
                 break
-            shown = [cut(m, per_message) for m in step.messages]
+            shown = [cut(self._unwritten(m), per_message) for m in step.messages]
             size = sum(message_chars(m) for m in shown)
             if size > budget and recent:
                 break
@@ -114,6 +132,29 @@ class HistoryComponent(MessageProvider):
             yield {"role": "user", "content": self._summary(older, budget)}
         for messages in recent:
             yield from messages
+
+    def _unwritten(self, message: Message) -> Message:
+        """With fresh tries, an earlier write's code is not shown (its failures are): a
+        small model shown its failed version writes it again."""
+        if not self.run.fresh_tries or not self.run.attempt:
+            return message
+        if message.get("role") == "tool":
+            return _without_code(message)
+        calls = message.get("tool_calls")
+        if not calls:
+            return message
+        out = []
+        for call in calls:
+            fn = call.get("function") or {}
+            try:
+                args = json.loads(fn.get("arguments") or "{}")
+            except ValueError:
+                args = None
+            if fn.get("name") == "write_file" and isinstance(args, dict) and "content" in args:
+                args["content"] = FAILED_VERSION
+                call = {**call, "function": {**fn, "arguments": json.dumps(args, ensure_ascii=False)}}
+            out.append(call)
+        return {**message, "tool_calls": out}
 
     @staticmethod
     def _summary(steps: list[Step], budget: int) -> str:
