@@ -104,7 +104,8 @@ async def test_the_same_wrong_version_again_is_turned_away_but_the_writer_stays_
     out = await run_agent(script, goal="Implement clamp in clamp.py per the instructions.", settings=FULL, small=True)
     assert out.state.status == "completed", out.state.error
     third = out.acting()[2]
-    assert "already succeeded" in third.messages[-1]["content"]
+    assert "it was not used: Not run: this exact write_file call already succeeded" in third.messages[-1]["content"]
+    assert "return max(value, low)" not in third.text()  # nor its code: written afresh
     assert third.tools == ["write_file", "finish"]  # not banned: the next, different version needs it
 
 

@@ -197,3 +197,16 @@ def test_a_write_that_drops_most_of_a_file_needs_a_reason(call, make_ctx, ws_roo
         assert "keep only 2 of its 12 non-blank lines" in result.error["message"]
         assert "replace_symbol" in result.error["message"]
         assert (ws_root / "big.py").read_text() == BIG
+
+
+def test_a_run_may_rewrite_its_own_version_whole_but_not_the_users(call, make_ctx, ws_root):
+    """The guard protects what the user had, not what this run wrote: a run that wrote a
+    file may replace its own version whole (a next try); another run may not."""
+    (ws_root / "stub.py").write_text("def f():\n    pass\n")
+    ctx = make_ctx("dev", "auto")
+    assert call(ctx, "write_file", path="stub.py", content=BIG).ok  # the stub's pass is no content
+    again = call(ctx, "write_file", path="stub.py", content="def f0():\n    return 0\n")
+    assert again.ok, again.error  # its own version: no reason needed
+    (ws_root / "stub.py").write_text(BIG + "# the user kept on\n")  # the user's file now
+    refused = call(ctx, "write_file", path="stub.py", content="def f0():\n    return 1\n")
+    assert not refused.ok and "keep only" in refused.error["message"]

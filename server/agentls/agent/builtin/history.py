@@ -16,13 +16,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from agentls.agent.context import RunContext
+from agentls.agent.prompts import render
 from agentls.agent.protocols import MessageProvider
 from agentls.agent.transcript import Step, message_chars
 from agentls.llm.base import Message
 
 CHARS_PER_TOKEN = 4
-#: What an earlier write's code is shown as, with fresh tries.
-FAILED_VERSION = "# (a version whose checks failed: not shown; the failures are in its result)\n"
 _LINE_CHARS = 160
 
 
@@ -48,20 +47,28 @@ def _result_text(content: str) -> str:
     return _one_line(content)
 
 
-def _without_code(message: Message) -> Message:
-    """A write's result without the code it wrote (its diff and changed lines): its status
-    and, after it, the checks' failures stay."""
-    content = message.get("content") or ""
-    head, sep, rest = content.partition("\n\n")
+def _writes_whole_file(messages: list[Message]) -> bool:
+    return any(
+        (call.get("function") or {}).get("name") == "write_file"
+        for m in messages
+        for call in m.get("tool_calls") or ()
+    )
+
+
+def _error_of(message: Message) -> str:
+    """A refused call's error message (the first sentence), or ""."""
     try:
-        value = json.loads(head)
+        value = json.loads((message.get("content") or "").partition("\n\n")[0])
     except ValueError:
-        return message
-    out = value.get("output") if isinstance(value, dict) else None
-    if not isinstance(out, dict) or "proposal_id" not in out:
-        return message
-    kept = {k: out[k] for k in ("proposal_id", "path", "status") if k in out}
-    return {**message, "content": json.dumps({"ok": True, "output": kept}, ensure_ascii=False) + sep + rest}
+        return ""
+    error = value.get("error") if isinstance(value, dict) else None
+    return str(error.get("message") or "").split(" — ")[0].split(". ")[0] if isinstance(error, dict) else ""
+
+
+def _failures_of(message: Message) -> str:
+    """What a write's result said after the result itself: the checks' failures."""
+    _, _, rest = (message.get("content") or "").partition("\n\n")
+    return rest.strip()
 
 
 def summary_line(step: Step) -> str:
@@ -121,7 +128,7 @@ class HistoryComponent(MessageProvider):
         for step in reversed(steps):
             if len(recent) >= self.keep_last:
                 break
-            shown = [cut(self._unwritten(m), per_message) for m in step.messages]
+            shown = [cut(m, per_message) for m in self._unwritten(step.messages)]
             size = sum(message_chars(m) for m in shown)
             if size > budget and recent:
                 break
@@ -133,28 +140,18 @@ class HistoryComponent(MessageProvider):
         for messages in recent:
             yield from messages
 
-    def _unwritten(self, message: Message) -> Message:
-        """With fresh tries, an earlier write's code is not shown (its failures are): a
-        small model shown its failed version writes it again."""
-        if not self.run.fresh_tries or not self.run.attempt:
-            return message
-        if message.get("role") == "tool":
-            return _without_code(message)
-        calls = message.get("tool_calls")
-        if not calls:
-            return message
-        out = []
-        for call in calls:
-            fn = call.get("function") or {}
-            try:
-                args = json.loads(fn.get("arguments") or "{}")
-            except ValueError:
-                args = None
-            if fn.get("name") == "write_file" and isinstance(args, dict) and "content" in args:
-                args["content"] = FAILED_VERSION
-                call = {**call, "function": {**fn, "arguments": json.dumps(args, ensure_ascii=False)}}
-            out.append(call)
-        return {**message, "tool_calls": out}
+    def _unwritten(self, messages: list[Message]) -> list[Message]:
+        """With fresh tries, a step that wrote a version whose checks failed is told as
+        what it was — "your version … failed: <failures>" — without its code or its call: a
+        small model shown its failed version, or any stand-in for it, writes it again."""
+        if not self.run.fresh_tries or not self.run.attempt or not _writes_whole_file(messages):
+            return messages
+        said = [_failures_of(m) for m in messages if m.get("role") in ("tool", "user")]
+        text = "\n".join(t for t in said if t)
+        if not text:  # the write was refused or turned away: say so, without its code
+            reasons = [_error_of(m) for m in messages if m.get("role") == "tool"]
+            return [{"role": "user", "content": render("fresh_refused", reason="; ".join(r for r in reasons if r) or "it was not run")}]
+        return [{"role": "user", "content": render("fresh_result", failures=text)}]
 
     @staticmethod
     def _summary(steps: list[Step], budget: int) -> str:

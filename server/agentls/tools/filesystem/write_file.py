@@ -48,6 +48,18 @@ def kept_share(old: bytes, new: bytes) -> tuple[int, int]:
     return kept, len(old_lines)
 
 
+def _own_version(ctx: ToolContext, rel: str, data: bytes) -> bool:
+    """Whether the file now holds what this run itself wrote there (a proposal of its
+    own, applied or pending): rewriting the run's own version loses nothing of the user's."""
+    store = ctx.proposals
+    if store is None or not ctx.run_id:
+        return False
+    return any(
+        p.status in ("applied", "pending") and p.targets().get(rel) == data
+        for p in store.list(ctx.run_id)
+    )
+
+
 class WriteFile(ProposingTool):
     """Propose to create a file or replace its whole content.
 
@@ -94,7 +106,8 @@ class WriteFile(ProposingTool):
                     f"{rel} already has exactly this content; nothing to change",
                     self.name,
                 )
-            self._guard(rel, current.data, new, input.reason)
+            if not _own_version(ctx, rel, current.data):
+                self._guard(rel, current.data, new, input.reason)
         return propose(ctx, self.name, rel, current.data if current else None, new)
 
     def _guard(self, rel: str, old: bytes, new: bytes, reason: str | None) -> None:
