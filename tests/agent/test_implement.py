@@ -118,3 +118,12 @@ async def test_passing_tests_that_never_call_the_function_verify_nothing(run_age
     assert verification["verified"] is None
     assert verification["unverified"] == "the tests pass, but none of them calls clamp"
     assert "Not verified: the tests pass, but none of them calls clamp." in (out.state.summary or "")
+
+
+async def test_after_four_failed_tries_no_write_is_offered_and_the_run_ends_failed(run_agent: RunAgent, exercise: Path) -> None:
+    tries = [act("write_file", {"path": "clamp.py", "content": WRONG + "\n" * i}) for i in range(4)]
+    gave_up = act("finish", {"summary": "I could not make clamp pass its tests."})
+    out = await run_agent([*tries, *[gave_up] * 4], goal="Implement clamp in clamp.py per the instructions.",
+                          settings=FULL, small=True)  # fmt: skip
+    assert out.state.status == "failed"
+    assert [t.tools for t in out.acting()][4] == ["finish"]  # after 4 failed tries: only finish

@@ -42,6 +42,8 @@ class TurnPolicy:
     lists_unavailable = True
     #: after its last task a run may be asked for more (when something can follow)
     replans = True
+    #: tries at the change whose checks failed before no more writes are offered
+    max_tries = 6
 
     def __init__(self, run: RunContext) -> None:
         self.run = run
@@ -58,7 +60,10 @@ class TurnPolicy:
         return usable
 
     def offered(self, usable: list[Command]) -> list[ToolSpec]:
-        """The tool specs of this acting turn."""
+        """The tool specs of this acting turn; after `max_tries` tries whose checks failed,
+        no tool that writes (what is left is to say so: finish)."""
+        if self.run.attempt >= self.max_tries:
+            usable = [c for c in usable if Permission.FILESYSTEM_WRITE not in c.permissions]
         chosen = [c for c in self.tools(usable) if c.name not in self.banned or c.name == "finish"]
         return [c.spec() for c in chosen] or [c.spec() for c in usable if c.name == "finish"]
 
@@ -102,6 +107,7 @@ class SmallPolicy(TurnPolicy):
     name = "small"
     plans = False
     lists_unavailable = False
+    max_tries = 4
 
     def how(self) -> str:
         """The recipe and, for an answer, the facts of the code the goal names (parameters,
@@ -126,7 +132,7 @@ class SmallPolicy(TurnPolicy):
             writer = "write_file" if self._whole(targets) else "replace_symbol"
             self.run.fresh_tries = writer == "write_file"  # a whole file: each try written afresh
             chosen = sorted((c for c in usable if c.name in (writer, "finish")), key=lambda c: c.name == "finish")
-            if len(chosen) == 2:
+            if len(chosen) == 2 or self.run.attempt >= self.max_tries:
                 return chosen  # the writer first: small models lean to the first tool listed
         return focus(usable, reading)
 
@@ -181,6 +187,7 @@ class GuidedPolicy(SmallPolicy):
 
     name = "guided"
     replans = False
+    max_tries = 3
 
     def __init__(self, run: RunContext, impossible: Any = None) -> None:
         super().__init__(run)
