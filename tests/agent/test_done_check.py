@@ -185,16 +185,45 @@ async def test_a_small_model_gets_the_goal_as_its_one_task(run_agent: RunAgent) 
     assert [t.kind for t in out.model.turns] == ["act"]
 
 
+async def test_a_small_model_describing_a_file_it_is_shown_whole_is_offered_only_finish(run_agent: RunAgent) -> None:
+    # src/app.py is in the prompt, with the index's facts: nothing to read or search
+    out = await run_agent([finish("main returns 1"), plan()], goal="Read src/app.py and explain what it does.",
+                          small=True)  # fmt: skip
+    assert out.state.status == "completed"
+    assert out.acting()[0].tools == ["finish"]
+    assert "def main():" in "\n".join(m["content"] for m in out.acting()[0].messages)
+    # a question that is not a description may need to look further: read_file is still
+    # held back (the file is shown), the search tools are offered
+    out = await run_agent([finish("nothing calls main"), plan()], goal="Which files call main in src/app.py?",
+                          small=True)  # fmt: skip
+    assert "read_file" not in out.acting()[0].tools and "search_files" in out.acting()[0].tools
+
+
 async def test_going_round_in_circles_is_turned_away_and_the_tool_no_longer_offered(run_agent: RunAgent) -> None:
     a = act("read_file", {"path": "README.md"})
     b = act("list_directory", {})
-    out = await run_agent([plan("t"), a, b, a, b, a, b, a, finish("README says hi"), plan()])
-    # with results in hand the run is not stopped: the repeat is turned away, the tool is
-    # not offered again in the task, and the model finishes with what it has
+    out = await run_agent([plan("t"), a, b, a, b, finish("README says hi"), plan()])
+    # nothing changed since the first read: the second is not run (its answer cannot have
+    # changed), the tool is not offered again in the task, and the model finishes with
+    # what it has
     assert out.state.status == "completed", out.state.error
-    told = out.acting()[7].messages[-1]["content"]  # the 4th read was not run
-    assert "already made this exact read_file call 3 times" in told
-    assert "read_file" not in out.acting()[7].tools and "list_directory" in out.acting()[7].tools
+    told = out.acting()[3].messages[-1]["content"]  # the 2nd read was not run
+    assert "you already made this read_file call and have its result" in told
+    assert "README" in told  # with the gist of the answer it has
+    assert "read_file" not in out.acting()[3].tools and "list_directory" in out.acting()[3].tools
+    assert "list_directory" not in out.acting()[4].tools and "finish" in out.acting()[4].tools
+    assert [c["name"] for c in out.of("tool_call")] == ["read_file", "list_directory", "finish"]
+
+
+async def test_a_call_made_again_after_a_change_is_run(run_agent: RunAgent, ws_root: Path) -> None:
+    read = act("read_file", {"path": "src/app.py"})
+    edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    out = await run_agent([plan("t"), read, edit, read, finish("main returns 2"), plan()],
+                          settings=RunSettings(mode="dev", approval="auto"))  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    # the file changed since the first read: the second read is run and sees the change
+    assert [c["name"] for c in out.of("tool_call")] == ["read_file", "edit_file", "read_file", "finish"]
+    assert "return 2" in out.acting()[3].messages[-1]["content"]
 
 
 async def test_repeating_with_nothing_in_hand_stops_the_run(run_agent: RunAgent) -> None:

@@ -148,16 +148,20 @@ class SmallPolicy(TurnPolicy):
     def _unread(self, specs: list[ToolSpec]) -> list[ToolSpec]:
         """For an answer about files the prompt already shows whole, no read_file (the 1.5B
         read the file the goal names first, though it was in its prompt: a turn for
-        nothing). Holding read_file to the other files instead made it read those, and
+        nothing), and for a description of them only finish. Holding read_file to the other files instead made it read those, and
         answer about them."""
         reading = self.run.reading
         if reading.wants_change or not reading.files or not any(s["function"]["name"] == "read_file" for s in specs):
             return specs
         ws = self.run.tools.workspace
         shown = set(shown_files(reading))
-        if all(f in shown and len(ws.read_bytes(f) or b"") <= SHOWN_WHOLE_BYTES for f in reading.files):
-            return [s for s in specs if s["function"]["name"] != "read_file"]
-        return specs
+        if not all(f in shown and len(ws.read_bytes(f) or b"") <= SHOWN_WHOLE_BYTES for f in reading.files):
+            return specs
+        if reading.describes:
+            # what the files do is all in the prompt (with the index's facts): only finish.
+            # Without read_file the 1.5B searched the names it saw, in a cycle, for minutes
+            return [s for s in specs if s["function"]["name"] == "finish"]
+        return [s for s in specs if s["function"]["name"] != "read_file"]
 
     def _targets(self) -> list[str]:
         """The files to write: the goal's code files, not its tests or descriptions."""

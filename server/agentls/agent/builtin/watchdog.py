@@ -4,8 +4,10 @@ It counts identical calls in a row (name and canonical arguments). When a call r
 `repeats` in a row it is not run: the model is told it has that result already, with its
 gist (`CallRejected(repeated=True)`: the turn policy then stops offering that tool in
 this task, so the next turn offers what moves on — finish with what is in hand, or another
-tool). More of the same — in a row, or more than `CYCLE_LIMIT` times in one task in any
-order — is turned away again while the task has something in hand (a successful result),
+tool). A call made before in this task, in any order, with no file changed by the run
+since, is turned away the same way: its answer cannot have changed (the 1.5B searched five
+names in a cycle, fifteen calls, before the cycle limit turned one away). More of the same
+— in a row, or more than `CYCLE_LIMIT` times in one task in any order — is turned away again while the task has something in hand (a successful result),
 and stops the run (`RunFailed`) only when it has nothing. A different call, or the end of
 a task (`finish`), resets it; `finish` itself is never counted (the done check decides
 whether a repeated finish may end the run).
@@ -54,6 +56,8 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         self._results: dict[str, str] = {}  # call key → its last result, as the model saw it
         self._stuck = 0  # calls in a row that were turned away or failed
         self._ok = 0  # successful calls in this task
+        self._epoch = 0  # files this run changed so far (in this task)
+        self._made_at: dict[str, int] = {}  # call key → `_epoch` when it last ran
 
     def after_parse(self, result: ParsedCall) -> None:
         if result.name == "finish":
@@ -101,6 +105,9 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
             raise CallRejected(told, repeated=True)
         if self._count == self.repeats and self.repeats > 1:
             raise CallRejected(self._use_it(result.name, key), repeated=True)
+        if self._made_at.get(key) == self._epoch and key in self._results:
+            # made before, and nothing changed since: the same answer again
+            raise CallRejected(self._use_it(result.name, key), repeated=True)
 
     def _use_it(self, name: str, key: str) -> str:
         return _told("use_it", name=name, gist=self._gist(key))
@@ -129,6 +136,9 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         changed = changed_file(result)
         if changed is not None:
             self._changes[result.call.key()] = changed
+            self._epoch += 1
+        self._made_at[result.call.key()] = self._epoch
         if result.finished is not None:
             self._last, self._count, self._ok = None, 0, 0
             self._seen.clear()
+            self._made_at.clear()
