@@ -61,8 +61,8 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
 ) -> None:
     from agentls.agent.agent import Agent  # noqa: F401  (the fixture builds it)
 
-    script = [finish("main returns 1"), plan()]
-    out = await run_agent(script, goal="What does main in src/app.py return?", settings=AUTO, small=True)
+    script = [finish("yes, main returns 1"), plan()]
+    out = await run_agent(script, goal="Does main in src/app.py return an int?", settings=AUTO, small=True)
     assert out.state.status == "completed"
     assert [t.kind for t in out.model.turns] == ["act"]  # no planning turn, first or last
     offered = out.acting()[0].tools

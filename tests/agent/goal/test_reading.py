@@ -58,6 +58,8 @@ KINDS = [
     ("Which modules import shop/tax.py?", "answer"),
     ("Why does cart_total crash on an empty cart?", "answer"),
     ("Give me an overview of the server package; no edits please.", "answer"),
+    ("Explain what the selected code in geo.py (lines 3-4) does. Read it, then finish with the explanation.", "answer"),
+    ("Read shop/tax.py and end by saying what vat returns", "answer"),
     # changes, however worded
     ("Could you raise MAX_CONNECTIONS in settings.py to 250?", "change"),
     ("MAX_CONNECTIONS should be 250", "change"),
@@ -90,7 +92,8 @@ KINDS = [
     # implementing from a description
     ("Implement count_words as described in the instructions.", "implement"),
     ("Fill in the body of perimeter so the tests pass.", "implement"),
-    ("Write count_words in wordcount.py", "implement"),  # a stub: its body is `pass`
+    ("Write count_words in wordcount.py", "implement"),
+    ("Finish count_words in wordcount.py, then finish with what you did.", "implement"),  # a stub: its body is `pass`
 ]
 
 

@@ -41,6 +41,9 @@ _CLAUSE_OPENERS = frozenset(["and", "then", "also", "please", "so", "to", "or", 
 #: "leave the tests alone", "keep app.py as it is"
 _LEAVE = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|any\s+|all\s+)?([\w./-]+)(?:\s+\w+)?\s+(?:alone|as it is|as is|unchanged|untouched|intact)\b", re.IGNORECASE)
 _SUBJECTS = frozenset(["you", "we", "i", "u", "someone"])
+#: "then finish with the explanation", "end by saying …": how the reply ends, not a change
+_ENDING_VERBS = frozenset(["finish", "complete", "end", "conclude"])
+_ENDING_NEXT = frozenset(["with", "by", "saying", "and"])
 _MODALS = frozenset(["can", "could", "would", "will", "should", "must", "need", "needs", "want", "wanna", "gotta", "let's", "lets", "pls", "plz"])
 
 
@@ -95,6 +98,8 @@ def _sentence(text: str, names: set[str], out: Intent) -> None:
             continue
         verb = lemma(tok.text, CHANGE_VERBS)
         if verb is None:
+            continue
+        if verb in _ENDING_VERBS and i + 1 < len(toks) and toks[i + 1].low in _ENDING_NEXT:
             continue
         if _negated(low, tok.start):
             _rule_out(toks, i, out)
