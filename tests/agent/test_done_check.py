@@ -215,6 +215,17 @@ async def test_going_round_in_circles_is_turned_away_and_the_tool_no_longer_offe
     assert [c["name"] for c in out.of("tool_call")] == ["read_file", "list_directory", "finish"]
 
 
+async def test_a_failed_call_made_again_is_not_run_and_its_tool_stays_offered(run_agent: RunAgent) -> None:
+    bad = act("read_file", {"path": "nope.py"})
+    good = act("read_file", {"path": "README.md"})
+    out = await run_agent([plan("t"), bad, bad, good, finish("README says hello world"), plan()])
+    assert out.state.status == "completed", out.state.error
+    told = out.acting()[2].messages[-1]["content"]
+    assert "this exact read_file call failed before" in told and "Make a different call" in told
+    assert "read_file" in out.acting()[2].tools  # other arguments may work: they did
+    assert [c["arguments"] for c in out.of("tool_call")][:2] == [{"path": "nope.py"}, {"path": "README.md"}]
+
+
 async def test_a_call_made_again_after_a_change_is_run(run_agent: RunAgent, ws_root: Path) -> None:
     read = act("read_file", {"path": "src/app.py"})
     edit = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})

@@ -5,7 +5,8 @@ It counts identical calls in a row (name and canonical arguments). When a call r
 gist (`CallRejected(repeated=True)`: the turn policy then stops offering that tool in
 this task, so the next turn offers what moves on — finish with what is in hand, or another
 tool). A call made before in this task, in any order, with no file changed by the run
-since, is turned away the same way: its answer cannot have changed (the 1.5B searched five
+since, is turned away the same way: its answer cannot have changed (a call that failed is told
+so, and its tool stays offered: other arguments may work) (the 1.5B searched five
 names in a cycle, fifteen calls, before the cycle limit turned one away). More of the same
 — in a row, or more than `CYCLE_LIMIT` times in one task in any order — is turned away again while the task has something in hand (a successful result),
 and stops the run (`RunFailed`) only when it has nothing. A different call, or the end of
@@ -58,6 +59,7 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         self._ok = 0  # successful calls in this task
         self._epoch = 0  # files this run changed so far (in this task)
         self._made_at: dict[str, int] = {}  # call key → `_epoch` when it last ran
+        self._failed: set[str] = set()  # call keys whose last run failed
 
     def after_parse(self, result: ParsedCall) -> None:
         if result.name == "finish":
@@ -103,10 +105,12 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         if seen > CYCLE_LIMIT and self._count < self.repeats:
             told = _told("circles", name=result.name, times=seen - 1, gist=self._gist(key))
             raise CallRejected(told, repeated=True)
-        if self._count == self.repeats and self.repeats > 1:
-            raise CallRejected(self._use_it(result.name, key), repeated=True)
-        if self._made_at.get(key) == self._epoch and key in self._results:
+        again = self._count == self.repeats and self.repeats > 1
+        if again or (self._made_at.get(key) == self._epoch and key in self._results):
             # made before, and nothing changed since: the same answer again
+            if key in self._failed:
+                # the tool is not at fault, its arguments are: it stays offered
+                raise CallRejected(_told("failed_again", name=result.name, gist=self._gist(key)))
             raise CallRejected(self._use_it(result.name, key), repeated=True)
 
     def _use_it(self, name: str, key: str) -> str:
@@ -127,12 +131,16 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
 
     def execution_failure(self, error: ActionFailure) -> None:
         self._stuck += 1
-        self._results[error.result.call.key()] = error.result.message_text()
+        key = error.result.call.key()
+        self._results[key] = error.result.message_text()
+        self._made_at[key] = self._epoch
+        self._failed.add(key)
 
     def after_execute(self, result: ActionResult) -> None:
         self._stuck = 0
         self._ok += 1
         self._results[result.call.key()] = result.message_text()
+        self._failed.discard(result.call.key())
         changed = changed_file(result)
         if changed is not None:
             self._changes[result.call.key()] = changed
@@ -142,3 +150,4 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
             self._last, self._count, self._ok = None, 0, 0
             self._seen.clear()
             self._made_at.clear()
+            self._failed.clear()
