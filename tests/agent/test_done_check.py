@@ -388,3 +388,16 @@ async def test_a_module_docstring_goal_needs_the_module_docstring(run_agent: Run
     assert "src/app.py still has no module docstring" in out.acting()[2].messages[-1]["content"]
     assert out.state.status == "completed", out.state.error
     assert (ws_root / "src" / "app.py").read_text().startswith('"""The app."""\n')
+
+
+async def test_new_tests_that_never_ran_leave_the_run_unverified(run_agent: RunAgent) -> None:
+    test = act("write_file", {"path": "test_app.py", "content": "from src.app import main\n\n\ndef test_main():\n    assert main() == 1\n"})
+    out = await run_agent([plan("t"), test, finish("added test_app.py"), plan()],
+                          goal="Add a pytest test for main in src/app.py in a new file test_app.py.",
+                          settings=RunSettings(mode="dev", approval="auto"))  # fmt: skip
+    assert out.state.status == "completed", out.state.error
+    verification = out.state.verification or {}
+    # the file is there and parses, but no test ran: that is not verified
+    assert verification["verified"] is None, verification
+    assert verification["unverified"] == "the tests were not run (mode 'dev' may not run processes)"
+    assert "Not verified: the tests were not run" in (out.state.summary or "")

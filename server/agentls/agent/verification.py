@@ -8,7 +8,8 @@ changed files parse), `goal` (the done check: the change the goal asks for is th
 - false when any check failed (and the run is then not `completed`);
 - true when the tests ran and passed — and call what the goal changed —, or a check
   specific to the goal passed (a value it asked for, a rename with no use left, a
-  docstring, a new file with its tests, an answer grounded in the files read);
+  docstring, a new file that is not a test, an answer grounded in the files read; new
+  tests count only once they ran);
 - null when no such check could run: the reason says what was not checked (the mode may
   not run the tests; the workspace has none; only "a file changed" could be seen).
 `suite_check` turns a `run_test_suite` result into a `tests` check with the failures in

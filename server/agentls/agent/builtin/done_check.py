@@ -28,6 +28,7 @@ from typing import Any
 from agentls.agent.actions import ParsedCall
 from agentls.agent.builtin import evidence, examples
 from agentls.agent.context import RunContext
+from agentls.agent.goal import is_test_file
 from agentls.agent.outcomes import CallRejected
 from agentls.agent.protocols import AfterParse
 from agentls.agent.verification import Check, suite_check
@@ -324,15 +325,17 @@ class DoneCheckComponent(AfterParse):
 
     def _specific(self) -> bool:
         """Whether the goal's own check says more than "something changed" (a value, a
-        rename, a docstring, a new file or test there)."""
+        rename, a docstring, a new file there). A new test file is not enough: tests that
+        never ran (dev mode) may not even import — the 1.5B's once imported itself."""
         reading = self.run.reading
+        made = [f for f in reading.new_files if not is_test_file(f)]
         return bool(
             reading.values
             or (reading.kind == "rename" and reading.rename)
             or reading.module_doc
-            or reading.new_files
-            or reading.kind in ("docstring", "tests")
-        )
+            or made
+            or reading.kind == "docstring"
+        )  # new tests are checked by running them (a `tests` check), not by being there
 
     def _goal_detail(self) -> str:
         reading = self.run.reading
