@@ -353,6 +353,18 @@ async def test_a_test_file_that_uses_what_it_never_imports_is_not_done(run_agent
     assert out.state.status == "completed", out.state.error
 
 
+async def test_a_test_file_that_imports_itself_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B's test file imported its own test functions: pytest cannot even collect it
+    goal = "Add pytest tests for main from src/app.py in a new file test_app.py."
+    body = "\n\ndef test_main():\n    assert main() == 1\n"
+    selfish = act("write_file", {"path": "test_app.py", "content": "from src.app import main\nfrom test_app import test_main" + body})
+    fixed = act("write_file", {"path": "test_app.py", "reason": "no self-import", "content": "from src.app import main" + body})
+    out = await run_agent([plan("t"), selfish, finish("done"), fixed, finish("done"), plan()], goal=goal, settings=AUTO)
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "test_app.py imports itself (line 2)" in nudge
+    assert out.state.status == "completed", out.state.error
+
+
 async def test_names_undefined_before_the_run_are_not_its_doing(run_agent: RunAgent, ws_root: Path) -> None:
     (ws_root / "src" / "app.py").write_text("def main():\n    return helper()\n")
     edit = act("edit_file", {"path": "src/app.py", "old": "def main():", "new": "def main() -> int:"})

@@ -100,6 +100,31 @@ def undefined_names(path: str, data: bytes) -> list[tuple[int, str]] | None:
     ]
 
 
+def self_imports(path: str, data: bytes) -> list[int]:
+    """0-based lines where a Python file imports itself (`from test_x import …` in
+    test_x.py, or its dotted module path): never meant, and at import time it fails or
+    runs the module twice."""
+    if not path.endswith(".py"):
+        return []
+    try:
+        tree = ast.parse(data, filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    dotted = path[:-3].replace("/", ".")
+    own = {dotted, dotted.rsplit(".", 1)[-1]} - {"__init__"}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        if own & set(names):
+            out.append(max(node.lineno - 1, 0))
+    return sorted(out)
+
+
 def tree_outline(path: str, data: bytes, max_depth: int) -> dict[str, Any] | None:
     spec = language_for(path)
     if spec is None:

@@ -25,8 +25,9 @@ def has_test(text: str) -> bool:
 
 def new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None:
     """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
-    run's changes left undefined (names undefined before the run are not its doing)."""
-    from agentls.analysis.syntax import undefined_names
+    run's changes left undefined (names undefined before the run are not its doing), and
+    "x.py imports itself" for a self-import the run brought in."""
+    from agentls.analysis.syntax import self_imports, undefined_names
 
     before: dict[str, bytes | None] = {}
     for proposal in sorted(changed, key=lambda p: p.created_at):
@@ -34,7 +35,11 @@ def new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None:
             before.setdefault(change.path, change.old)
     out = []
     for path, old in sorted(before.items()):
-        now = undefined_names(path, text_now(run, path).encode("utf-8"))
+        data = text_now(run, path).encode("utf-8")
+        lines = self_imports(path, data)
+        if lines and (old is None or not self_imports(path, old)):
+            out.append(f"{path} imports itself (line {lines[0] + 1}): use the names it defines directly")
+        now = undefined_names(path, data)
         if not now:
             continue
         was = {name for _, name in (undefined_names(path, old) or [])} if old is not None else set()
