@@ -365,6 +365,17 @@ async def test_a_test_file_that_imports_itself_is_not_done(run_agent: RunAgent, 
     assert out.state.status == "completed", out.state.error
 
 
+async def test_the_nudge_to_make_the_change_names_why_the_last_edit_failed(run_agent: RunAgent, ws_root: Path) -> None:
+    bad = act("edit_file", {"path": "src/app.py", "old": "return 7", "new": "return 2"})
+    good = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    out = await run_agent([plan("t"), bad, finish("done"), good, finish("main returns 2"), plan()],
+                          goal="Make main in src/app.py return 2.", settings=AUTO)  # fmt: skip
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "Not finished: the goal asks for a change, but no file has been changed in this run yet." in nudge
+    assert "Your last edit_file was refused (" in nudge and "correct that call" in nudge
+    assert out.state.status == "completed", out.state.error
+
+
 async def test_names_undefined_before_the_run_are_not_its_doing(run_agent: RunAgent, ws_root: Path) -> None:
     (ws_root / "src" / "app.py").write_text("def main():\n    return helper()\n")
     edit = act("edit_file", {"path": "src/app.py", "old": "def main():", "new": "def main() -> int:"})

@@ -25,17 +25,19 @@ import shlex
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agentls.agent.actions import ParsedCall
+from agentls.agent.actions import ActionFailure, ParsedCall
 from agentls.agent.builtin import evidence, examples
 from agentls.agent.context import RunContext
 from agentls.agent.goal import is_test_file
 from agentls.agent.outcomes import CallRejected
-from agentls.agent.protocols import AfterParse
+from agentls.agent.protocols import AfterParse, ExecutionFailure
 from agentls.agent.verification import Check, suite_check
 from agentls.tools.permissions import Permission
 from agentls.tools.proposals import Proposal
 
 MAX_DIFF_CHARS = 3000
+#: Characters of a failed write's reason quoted in the nudge to make the change.
+REFUSAL_CHARS = 300
 #: How often a finish is turned away because the tests still fail, with their failures.
 TEST_REPAIRS = 3
 
@@ -46,7 +48,7 @@ SuiteRunner = Callable[[], Awaitable[Any]]
 CommandRunner = Callable[[str], Awaitable[Any]]
 
 
-class DoneCheckComponent(AfterParse):
+class DoneCheckComponent(AfterParse, ExecutionFailure):
     def __init__(
         self,
         run: RunContext,
@@ -69,6 +71,7 @@ class DoneCheckComponent(AfterParse):
         self.last_suite: Any = None
         self._tested: tuple[tuple[str, str], ...] | None = None
         self._outcome: Check | None = None  # what the last test run (or its examples) said
+        self._refused: str | None = None  # why the last write that failed failed
 
     @property
     def wants_change(self) -> bool:
@@ -174,12 +177,21 @@ class DoneCheckComponent(AfterParse):
         missing = self.missing()
         if missing is not None and not self._nudged:
             self._nudged = True
+            refused = f" Your last {self._refused}: correct that call." if self._refused and not self.changed() else ""
             raise CallRejected(
-                f"Not finished: the goal asks for a change, but {missing}. Make the change now "
+                f"Not finished: the goal asks for a change, but {missing}.{refused} Make the change now "
                 "(edit_file, replace_symbol, insert_symbol, add_docstring or write_file), then "
                 "call finish. If it truly cannot be done, call finish again saying why: the run "
                 "will then end as failed."
             )
+
+    def execution_failure(self, error: ActionFailure) -> None:
+        """Remember why a write failed: a nudge to make the change names it (the 1.5B, told
+        only "make the change now" after its edit was refused, finished instead)."""
+        name = error.result.call.name
+        if self.writes is not None and self.writes(name):
+            message = str((error.result.error or {}).get("message") or "it failed")
+            self._refused = f"{name} was refused ({message[:REFUSAL_CHARS]})"
 
     async def repair(self) -> str | None:
         """At a finish of a change goal whose workspace tests can run: the failures to fix
