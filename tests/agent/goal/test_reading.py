@@ -89,6 +89,7 @@ KINDS = [
     ("Write unit tests for shorten in a new file tests/test_strings.py", "tests"),
     ("test_total fails, please repair cart_total so it passes (the test is right)", "fix_tests"),
     ("Get the failing tests green again without touching them.", "fix_tests"),
+    ("Get tests/test_cart.py passing by correcting cart_total.", "fix_tests"),
     # implementing from a description
     ("Implement count_words as described in the instructions.", "implement"),
     ("Fill in the body of perimeter so the tests pass.", "implement"),
@@ -171,6 +172,8 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
         ("repair shorten; don't touch tests/test_cart.py", ["tests/test_cart.py"], False),
         ("Explain handle. Do not modify any files.", [], True),
         ("Only report the problems you find in geo.py.", [], True),
+        ("Get tests/test_cart.py green by fixing cart_total; the tests themselves may not be edited.", ["tests"], False),
+        ("shorten is wrong. tests/test_cart.py must not be modified.", ["tests/test_cart.py"], False),
     ],
 )
 def test_what_the_goal_rules_out(goal: str, protected: list[str], read_only: bool) -> None:

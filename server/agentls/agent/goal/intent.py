@@ -147,6 +147,8 @@ def _verb_position(toks: list[Token], i: int) -> bool:
     p = prev.low
     if p in _CLAUSE_OPENERS or p in _MODALS or p in ("let's", "lets", "pls"):
         return True
+    if p == "by" and toks[i].low.endswith("ing"):
+        return True  # "… by fixing the parser": the means is the change
     if p in _SUBJECTS and j > 0 and toks[j - 1].low in _MODALS:
         return True  # "can you fix"
     return p in _SUBJECTS and j == 0  # "you fix …" / "we add …"
@@ -181,6 +183,17 @@ def _rule_out(toks: list[Token], i: int, out: Intent) -> None:
         if tok.kind == "word" and tok.low in TEST_WORDS:
             out.protected.append("tests")
             return
+    if i > 0 and toks[i - 1].low in ("be", "been", "get", "gets"):
+        # passive: "the tests must not be touched" — what is ruled out comes before
+        for tok in reversed(toks[max(0, i - 7) : i]):
+            if tok.kind == "punct":
+                break
+            if tok.kind == "file":
+                out.protected.append(tok.text)
+                return
+            if tok.kind == "word" and tok.low in TEST_WORDS:
+                out.protected.append("tests")
+                return
 
 
 def _left_alone(what: str, out: Intent) -> None:

@@ -40,7 +40,8 @@ WANTS = re.compile(
     r"would like|'d like|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
     r"buggy|off|missing|outdated|misspelled)|are (?:wrong|broken|incorrect|missing)|"
     r"does(?:n't| not) work|do(?:n't| not) work|crash(?:es|ing)?|fails?\b|failing|broken|bugs?\b|"
-    r"typos?\b|misspel\w*|spelling|let's|lets|wrong|incorrect(?:ly)?|off by one|not right)|→|->|=>|\w\s*(?<![=!<>])=(?!=)\s*\S",
+    r"typos?\b|misspel\w*|spelling|let's|lets|wrong|incorrect(?:ly)?|off by one|not right|"
+    r"get\b[^.;?]{0,60}?\b(?:passing|green|working|to (?:pass|work)))|→|->|=>|\w\s*(?<![=!<>])=(?!=)\s*\S",
     re.IGNORECASE,
 )
 #: "describe it in the docstring", "explain the flag in a comment": a look verb whose
