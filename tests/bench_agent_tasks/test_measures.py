@@ -19,7 +19,7 @@ import bench_tasks  # noqa: E402
 import run  # noqa: E402
 from bench_measures import p90, reported, totals  # noqa: E402
 
-OLD_RESULT = AGENT_TASKS.parents[0] / "results" / "agent_tasks_1.5b.json"
+OLD_RESULT = AGENT_TASKS.parents[0] / "results" / "agent_tasks_1.5b_4728005.json"
 TURNS = [
     {"seconds": 10.0, "prompt_tokens": 900, "completion_tokens": 30},
     {"seconds": 4.5, "prompt_tokens": 1000, "completion_tokens": 20},
