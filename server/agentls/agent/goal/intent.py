@@ -170,30 +170,29 @@ def _only_negations(low: str) -> bool:
 
 
 def _rule_out(toks: list[Token], i: int, out: Intent) -> None:
-    """A negated change verb: every change ruled out, or only what it names."""
-    for tok in toks[i + 1 : i + 6]:
+    """A negated change verb: every change ruled out, or only what it names — after the
+    verb, or before it in the passive ("the tests must not be touched")."""
+    if _ruled_out(toks[i + 1 : i + 6], out, everything=True):
+        return
+    if i > 0 and toks[i - 1].low in ("be", "been", "get", "gets"):
+        _ruled_out(list(reversed(toks[max(0, i - 7) : i])), out, everything=False)
+
+
+def _ruled_out(near: list[Token], out: Intent, everything: bool) -> bool:
+    """Protect the first file or test word in `near` (up to a punctuation mark)."""
+    for tok in near:
         if tok.kind == "punct":
-            break
-        if tok.kind == "word" and tok.low in EVERYTHING:
+            return False
+        if everything and tok.kind == "word" and tok.low in EVERYTHING:
             out.read_only = True
-            return
+            return True
         if tok.kind == "file":
             out.protected.append(tok.text)
-            return
+            return True
         if tok.kind == "word" and tok.low in TEST_WORDS:
             out.protected.append("tests")
-            return
-    if i > 0 and toks[i - 1].low in ("be", "been", "get", "gets"):
-        # passive: "the tests must not be touched" — what is ruled out comes before
-        for tok in reversed(toks[max(0, i - 7) : i]):
-            if tok.kind == "punct":
-                break
-            if tok.kind == "file":
-                out.protected.append(tok.text)
-                return
-            if tok.kind == "word" and tok.low in TEST_WORDS:
-                out.protected.append("tests")
-                return
+            return True
+    return False
 
 
 def _left_alone(what: str, out: Intent) -> None:
