@@ -103,7 +103,9 @@ def undefined_names(path: str, data: bytes) -> list[tuple[int, str]] | None:
 def self_imports(path: str, data: bytes) -> list[int]:
     """0-based lines where a Python file imports itself (`from test_x import …` in
     test_x.py, or its dotted module path): never meant, and at import time it fails or
-    runs the module twice."""
+    runs the module twice. The bare file name counts only where its folder is on
+    sys.path (a top-level file; a test file, which pytest imports from its folder):
+    `import logging` in pkg/logging.py is the standard library's."""
     if not path.endswith(".py"):
         return []
     try:
@@ -111,7 +113,11 @@ def self_imports(path: str, data: bytes) -> list[int]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     dotted = path[:-3].replace("/", ".")
-    own = {dotted, dotted.rsplit(".", 1)[-1]} - {"__init__"}
+    stem = dotted.rsplit(".", 1)[-1]
+    own = {dotted}
+    if "/" not in path or stem.startswith("test_") or stem.endswith("_test"):
+        own.add(stem)
+    own.discard("__init__")
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and not node.level:
