@@ -148,8 +148,8 @@ class SmallPolicy(TurnPolicy):
     def _unread(self, specs: list[ToolSpec]) -> list[ToolSpec]:
         """For an answer about files the prompt already shows whole, no read_file (the 1.5B
         read the file the goal names first, though it was in its prompt: a turn for
-        nothing), and for a description of them only finish. Holding read_file to the other files instead made it read those, and
-        answer about them."""
+        nothing), and for a description of them only finish. Holding read_file to the
+        other files instead made it read those, and answer about them."""
         reading = self.run.reading
         if reading.wants_change or not reading.files or not any(s["function"]["name"] == "read_file" for s in specs):
             return specs

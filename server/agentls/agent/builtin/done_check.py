@@ -111,7 +111,7 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
         touched = sorted(p for p in changed if reading.is_protected(p))
         if touched:
             return f"the goal says not to change {', '.join(touched)}, but this run changed it"
-        undefined = evidence.new_undefined_names(self.run, self.changed())
+        undefined = evidence.new_defects(self.run, self.changed())
         if undefined:
             return undefined
         if reading.module_doc:

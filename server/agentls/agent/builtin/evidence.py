@@ -23,7 +23,7 @@ def has_test(text: str) -> bool:
     return bool(TEST_DEF.search(text) and CHECKS.search(text))
 
 
-def new_undefined_names(run: RunContext, changed: list[Proposal]) -> str | None:
+def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
     """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
     run's changes left undefined (names undefined before the run are not its doing), and
     "x.py imports itself" for a self-import the run brought in."""

@@ -5,10 +5,11 @@ It counts identical calls in a row (name and canonical arguments). When a call r
 gist (`CallRejected(repeated=True)`: the turn policy then stops offering that tool in
 this task, so the next turn offers what moves on — finish with what is in hand, or another
 tool). A call made before in this task, in any order, with no file changed by the run
-since, is turned away the same way: its answer cannot have changed (a call that failed is told
-so, and its tool stays offered: other arguments may work) (the 1.5B searched five
-names in a cycle, fifteen calls, before the cycle limit turned one away). More of the same
-— in a row, or more than `CYCLE_LIMIT` times in one task in any order — is turned away again while the task has something in hand (a successful result),
+since, is turned away the same way: its answer cannot have changed (the 1.5B searched
+five names in a cycle, fifteen calls, before the cycle limit turned one away). A call
+that failed is told it would fail again, and its tool stays offered: other arguments may
+work. More of the same — in a row, or more than `CYCLE_LIMIT` times in one task in any
+order — is turned away again while the task has something in hand (a successful result),
 and stops the run (`RunFailed`) only when it has nothing. A different call, or the end of
 a task (`finish`), resets it; `finish` itself is never counted (the done check decides
 whether a repeated finish may end the run).
@@ -57,8 +58,8 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
         self._results: dict[str, str] = {}  # call key → its last result, as the model saw it
         self._stuck = 0  # calls in a row that were turned away or failed
         self._ok = 0  # successful calls in this task
-        self._epoch = 0  # files this run changed so far (in this task)
-        self._made_at: dict[str, int] = {}  # call key → `_epoch` when it last ran
+        self._epoch = 0  # changes the run's calls made so far
+        self._made_at: dict[str, int] = {}  # call key → `_epoch` when it last ran, this task
         self._failed: set[str] = set()  # call keys whose last run failed
 
     def after_parse(self, result: ParsedCall) -> None:
@@ -106,7 +107,7 @@ class WatchdogComponent(AfterParse, AfterExecute, ExecutionFailure):
             told = _told("circles", name=result.name, times=seen - 1, gist=self._gist(key))
             raise CallRejected(told, repeated=True)
         again = self._count == self.repeats and self.repeats > 1
-        if again or (self._made_at.get(key) == self._epoch and key in self._results):
+        if again or self._made_at.get(key) == self._epoch:
             # made before, and nothing changed since: the same answer again
             if key in self._failed:
                 # the tool is not at fault, its arguments are: it stays offered
