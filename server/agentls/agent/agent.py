@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentls.agent.builtin import (
     BudgetsComponent,
+    ConversationComponent,
     DoneCheckComponent,
     EditorContextComponent,
     GroundingComponent,
@@ -53,7 +54,7 @@ from agentls.agent.run import EditorContext, RunState, Status
 from agentls.agent.verification import Verification, decide
 from agentls.llm.base import ChatModel
 from agentls.tools.audit import AuditLog
-from agentls.tools.base import ToolContext
+from agentls.tools.base import CallGate, EditorFiles, ToolContext
 from agentls.tools.executor import ToolExecutor
 from agentls.tools.permissions import Permission, PermissionSet
 from agentls.tools.proposals import ProposalStore
@@ -88,6 +89,9 @@ class Agent:
         on_event: Callable[[RunEvent], None] | None = None,
         components: list[AgentComponent] | None = None,
         run_id: str | None = None,
+        earlier: tuple[dict[str, Any], ...] = (),
+        editor: EditorFiles | None = None,
+        gate: CallGate | None = None,
     ) -> None:
         self.run_id = run_id or new_run_id()
         self.model = model
@@ -106,6 +110,8 @@ class Agent:
             memory=memory,
             extra={"proposal_timeout_s": settings.proposal_timeout_s},
             settings=settings.source,
+            editor=editor,
+            gate=gate,
         )
         self.state = RunState(self.run_id, goal="")
         self.state.context_window = int(getattr(model, "n_ctx", 0) or model.context_tokens)
@@ -115,6 +121,7 @@ class Agent:
             state=self.state,
             tools=self.tool_context,
             context_tokens=model.context_tokens,
+            earlier=earlier,
         )
         run = self.context
         # The built-in components, found by collect_components in this order.
@@ -122,6 +129,7 @@ class Agent:
         self.tools = ToolsComponent(registry, self.executor, self.tool_context)
         self.memory = MemoryComponent(run)
         self.editor_context = EditorContextComponent(run)
+        self.conversation = ConversationComponent(run)
         self.grounding = GroundingComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
         self.done_check = DoneCheckComponent(

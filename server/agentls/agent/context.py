@@ -60,6 +60,8 @@ class RunContext:
     tools: ToolContext
     context_tokens: int  # the model's window
     editor: EditorContext | None = None
+    #: the earlier runs of the run's session, oldest first (sessions.py: Session.earlier)
+    earlier: tuple[dict[str, Any], ...] = ()
     transcript: Transcript = field(default_factory=Transcript)
     turn: TurnKind = "plan"
     task: Task | None = None

@@ -24,6 +24,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "agentls.cli.run",
     "agentls.cli.tools",
     "agentls.cli.undo",
+    "agentls.cli.acp",
 )
 
 

@@ -97,7 +97,7 @@ class AuditLog:
         mode: str | None = None,
         run_id: str | None = None,
     ) -> None:
-        """Write one record. `decision` is allowed | denied | not_checked."""
+        """Write one record. `decision` is allowed | denied (the permissions) | refused (the gate: the user) | not_checked."""
         try:
             secrets = sorted({*env_secrets(), *keyed_secrets(input)}, key=len, reverse=True)
             entry = {

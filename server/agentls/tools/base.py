@@ -16,7 +16,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -117,6 +117,22 @@ def _nothing() -> None:
     return None
 
 
+class EditorFiles(Protocol):
+    """The editor's own text of files, where a front end can ask it (ACP's
+    `fs/read_text_file`): unsaved changes included."""
+
+    def read(self, rel: str) -> bytes | None:
+        """The editor's text of `rel` (workspace-relative), or None when it has none to give
+        (the file is then read from the open buffer or the disk)."""
+        ...
+
+
+#: Asked before a tool runs (a front end that asks the user first, as ACP does for a shell
+#: command under approval `ask`): (the tool, its input, the context) → None to go ahead,
+#: or the reason it may not run. Called on the executor's worker thread; it may block.
+CallGate = Callable[["Tool", dict[str, Any], "ToolContext"], "str | None"]
+
+
 @dataclass
 class ToolContext:
     """Everything a tool may touch. Built per run (agent) or per call (CLI, editor)."""
@@ -134,6 +150,8 @@ class ToolContext:
     sandbox: Any = None  # agentls.tools.sandbox.SandboxConfig
     settings: Settings = field(default_factory=Settings)  # what tools read (web, sandbox)
     extra: dict[str, Any] = field(default_factory=dict)
+    editor: EditorFiles | None = None  # reads see the editor's text first (after proposals)
+    gate: CallGate | None = None  # asked before every call the permissions allow
 
     @property
     def root(self):  # noqa: ANN201 - Path

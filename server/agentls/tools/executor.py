@@ -1,4 +1,6 @@
-"""The tool executor: validate → permission check → run with a deadline → validate output → log.
+"""The tool executor: validate → permission check → the context's gate (a front end that
+asks the user first; a refusal is a `permission` error) → run with a deadline → validate
+output → log.
 
 Every failure becomes a structured `ToolError` (validation | runtime | permission) that goes
 back to the caller as data; nothing a tool raises crashes the executor. A call runs in a
@@ -116,6 +118,11 @@ class ToolExecutor:
                     missing=missing,
                     mode=mode,
                 )
+            if ctx.gate is not None:
+                refused = ctx.gate(tool, parsed.model_dump(mode="json", exclude_none=True), ctx)
+                if refused is not None:
+                    decision = "refused"
+                    raise ToolError("permission", f"{name} was not run: {refused}", name, refused=True)
             decision = "allowed"
             output = self._run(tool, parsed, ctx)
             result = ToolResult(True, name, output=output)

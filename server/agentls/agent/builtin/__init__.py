@@ -1,5 +1,5 @@
 """The built-in components, one per file: system directives and `finish`, the tools as
-commands, short-term history, long-term memory, the editor context, grounding (repo map and
+commands, short-term history, long-term memory, the editor context, the session's earlier runs, grounding (repo map and
 named files), the watchdog, the budgets and the done check. The Agent creates them for each run (agent.py).
 Must not know: the loop's internals, LSP.
 """
@@ -7,6 +7,7 @@ Must not know: the loop's internals, LSP.
 from __future__ import annotations
 
 from agentls.agent.builtin.budgets import BudgetsComponent
+from agentls.agent.builtin.conversation import ConversationComponent
 from agentls.agent.builtin.done_check import DoneCheckComponent
 from agentls.agent.builtin.editor_context import EditorContextComponent
 from agentls.agent.builtin.grounding import GroundingComponent
@@ -18,6 +19,7 @@ from agentls.agent.builtin.watchdog import WatchdogComponent
 
 __all__ = [
     "BudgetsComponent",
+    "ConversationComponent",
     "DoneCheckComponent",
     "EditorContextComponent",
     "GroundingComponent",

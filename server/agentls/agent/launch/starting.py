@@ -30,8 +30,10 @@ from agentls.agent.events import RunEvent
 from agentls.agent.launch.request import RunRequest
 from agentls.agent.launch.workbench import INDEX_WAIT_S, Workbench
 from agentls.agent.run import RunState
+from agentls.agent.sessions import Session
 from agentls.llm.base import ChatModel
 from agentls.settings import Settings
+from agentls.tools.base import CallGate, EditorFiles
 from agentls.tools.permissions import Approval, approval_for
 from agentls.tools.run_trace import RunTrace, new_run_id
 
@@ -151,10 +153,16 @@ def start_run(
     prelude: Prelude | None = None,
     close_model: bool = False,
     facts: Mapping[str, Any] | None = None,
+    session: Session | None = None,
+    editor: EditorFiles | None = None,
+    gate: CallGate | None = None,
 ) -> RunHandle:
     """Start the run `request` asks for on the running loop; its handle. RunRequestError
     for a bad request (nothing is started). `settings`: the configured settings the
-    request's values go over; `facts`: more for the trace (the model spec, a recording)."""
+    request's values go over; `facts`: more for the trace (the model spec, a recording);
+    `session`: the conversation the run continues (it sees the earlier runs, and is recorded
+    in it when it ends); `editor`, `gate`: the front end's hooks on the run's tools (reads
+    through the editor, asking before a call)."""
     run_settings = request.check(settings)
     run_id = new_run_id()
     trace = RunTrace(
@@ -178,9 +186,23 @@ def start_run(
         index=bench.index,
         on_event=on_event,
         run_id=run_id,
+        earlier=session.earlier() if session is not None else (),
+        editor=editor,
+        gate=gate,
     )
     handle = RunHandle(bench, request, agent, trace, close_model=close_model)
     if listener is not None:
         handle.listen(listener)
+    if session is not None:
+        handle.on_end(lambda h: _record(session, h))
     handle.task = asyncio.get_running_loop().create_task(handle._drive(prelude))
     return handle
+
+
+def _record(session: Session, handle: RunHandle) -> None:
+    """The ended run, kept in its session (a failure to save is logged: the run stands)."""
+    proposals = [p.to_dict() for p in handle.bench.proposals.list(handle.run_id)]
+    try:
+        session.record(handle.state.to_dict(), proposals)
+    except OSError:
+        log.exception("run %s could not be recorded in session %s", handle.run_id, session.session_id)

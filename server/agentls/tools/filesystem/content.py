@@ -1,4 +1,5 @@
-"""What the agent sees of a file: its own pending proposal, else the open buffer, else the disk.
+"""What the agent sees of a file: its own pending proposal, else the editor's text (a front
+end that can ask the editor for it: `ToolContext.editor`), else the open buffer, else the disk.
 
 Shared by the filesystem tools so that reads and edits agree on the current content.
 Must not know: any particular tool's input or output, LSP.
@@ -44,6 +45,10 @@ def current_content(ctx: ToolContext, rel: str, real: Path, tool: str) -> FileCo
         pending = ctx.proposals.overlay(ctx.run_id, rel)
         if pending is not None:
             return FileContent(rel, pending, "proposal", len(pending))
+    if ctx.editor is not None:
+        edited = ctx.editor.read(rel)
+        if edited is not None:
+            return FileContent(rel, edited, "buffer", len(edited))
     doc = ctx.workspace.document(rel)
     if doc is not None:
         return FileContent(rel, doc.data, "buffer", len(doc.data))

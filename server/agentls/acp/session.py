@@ -1,0 +1,246 @@
+"""One ACP session: a §9 session on one workspace, its mode, approval and standing rules,
+and the prompt turns that run the agent in it.
+
+`prompt` turns the prompt's blocks into a goal, starts the run the one way every front end
+does (`agent.launch.start_run`, with the session, so the run sees the earlier ones and is
+recorded in it), streams the run's events as `session/update`s in order through one
+sender (updates.py), and answers with the stop reason once every update is out. Under
+approval `ask` each proposal is put to the user with `session/request_permission` (its
+diff on the step that made it) and each shell command before it runs (the run's tool gate);
+the decision resolves the proposal, applied through the client's `fs/write_text_file`
+where it offers it. `cancel` ends the run (stop reason `cancelled`); `set_mode` changes the
+permissions from the next tool call.
+Must not know: the connection's transport, how the client shows anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from acp.schema import StopReason, ToolCallUpdate
+
+from acp import RequestError, text_block, update_user_message
+from agentls.acp import updates
+from agentls.acp.asking import Asking
+from agentls.acp.client_files import ClientFiles
+from agentls.agent.events import RunEvent
+from agentls.agent.launch import RunHandle, RunRequest, RunRequestError, Workbench, start_run
+from agentls.agent.sessions import Session
+from agentls.llm.base import ChatModel
+from agentls.settings import Settings
+from agentls.tools.base import Tool, ToolContext
+from agentls.tools.permissions import PermissionSet, approval_for
+from agentls.tools.proposals.store import Decision
+
+log = logging.getLogger(__name__)
+
+ATTACHED_CHARS = 20_000
+_STOP = object()  # the sender's end
+
+
+class AcpSession:
+    def __init__(
+        self,
+        conn: Any,
+        session: Session,
+        bench: Workbench,
+        settings: Settings,
+        files: ClientFiles,
+    ) -> None:
+        self.conn = conn
+        self.session = session
+        self.bench = bench
+        self.settings = settings
+        self.mode: str = settings.mode
+        self.approval: str = settings.approval
+        self.files = files
+        self.asking = Asking(conn, session.session_id)
+        self.handle: RunHandle | None = None
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._current: tuple[str, str] | None = None  # the running step: (call id, tool)
+        self._steps: dict[str, str] = {}  # proposal id → the step (call id) that made it
+        self._asks: set[asyncio.Task[None]] = set()
+        if files.can_write:
+            bench.proposals.applier = files.apply
+
+    @property
+    def session_id(self) -> str:
+        return self.session.session_id
+
+    @property
+    def running(self) -> bool:
+        return self.handle is not None and not self.handle.state.done
+
+    # --- a prompt turn ---------------------------------------------------------------
+    async def prompt(self, blocks: list[Any], model: ChatModel) -> StopReason:
+        if self.running:
+            raise RequestError.invalid_request({"message": "a prompt of this session is still running"})
+        goal = goal_text(blocks, self.bench.workspace.root)
+        request = RunRequest(goal, mode=self.mode, approval=self.approval)
+        sender = asyncio.create_task(self._send_all())
+        try:
+            try:
+                handle = start_run(
+                    self.bench, request, settings=self.settings, model=model,
+                    listener=self._on_event, session=self.session,
+                    editor=self.files if self.files.can_read else None, gate=self._gate,
+                    facts={"frontEnd": "acp", "sessionId": self.session_id},
+                )  # fmt: skip
+            except RunRequestError as exc:
+                raise RequestError.invalid_params({"field": exc.field, "message": exc.message}) from None
+            self.handle = handle
+            state = await handle.wait()
+            for task in list(self._asks):  # a question still open at the end is moot
+                task.cancel()
+            handle.trace.close()
+            result = state.to_dict()
+            result["error"] = state.error
+            self._send(updates.final_message(result))
+            if (used := updates.usage(result)) is not None:
+                self._send(used)
+            return updates.STOP_REASONS.get(str(result["status"]), "end_turn")
+        finally:
+            self._queue.put_nowait(_STOP)
+            with contextlib.suppress(Exception):
+                await sender
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+
+    def set_mode(self, mode: str) -> None:
+        """The session's permission mode, from the running run's next tool call on."""
+        permissions = PermissionSet.for_mode(mode)  # ValueError for an unknown mode
+        self.mode = mode
+        if self.running and self.handle is not None:
+            self.handle.agent.tool_context.permissions = permissions
+
+    async def replay(self) -> None:
+        """The session's history as updates (`session/load`): each goal and its report."""
+        for run in self.session.runs:
+            await self.conn.session_update(
+                session_id=self.session_id, update=update_user_message(text_block(str(run.get("goal", ""))))
+            )
+            await self.conn.session_update(
+                session_id=self.session_id, update=updates.final_message(run | {"verification": {"verified": run.get("verified")}})
+            )
+
+    # --- updates, in order -------------------------------------------------------------
+    def _send(self, update: Any) -> None:
+        self._queue.put_nowait(update)
+
+    async def _send_all(self) -> None:
+        while (update := await self._queue.get()) is not _STOP:
+            try:
+                await self.conn.session_update(session_id=self.session_id, update=update)
+            except Exception as exc:  # a client that went away: the run goes on, unseen
+                log.warning("session/update failed: %s", exc)
+
+    def _on_event(self, event: RunEvent) -> None:
+        data, kind = event.data, event.kind
+        root = self.bench.workspace.root
+        if kind == "task" and self.handle is not None:
+            self._send(updates.plan([t.to_dict() for t in self.handle.state.tasks]))
+        elif kind == "tool_call" and data.get("name") != "finish":
+            self._current = (str(data.get("id")), str(data.get("name")))
+            self._send(updates.tool_started(data, self.bench.registry, root))
+        elif kind == "tool_result" and data.get("name") != "finish":
+            self._send(updates.tool_ended(data))
+        elif kind == "proposal":
+            self._on_proposal(str(data.get("action")), data.get("proposal") or {})
+
+    def _on_proposal(self, action: str, proposal: dict[str, Any]) -> None:
+        pid = str(proposal.get("id"))
+        if action == "created":
+            if self._current is None:
+                return
+            call_id, tool = self._current
+            self._steps[pid] = call_id
+            found = self.bench.proposals.get(pid)
+            if found is not None:
+                self._send(updates.proposal_diff(call_id, found, self.bench.workspace.root))
+            if proposal.get("status") == "pending" and self.handle is not None and self.handle.approval == "ask":
+                task = asyncio.create_task(self._decide(pid, call_id, tool))
+                self._asks.add(task)
+                task.add_done_callback(self._asks.discard)
+        elif action == "resolved" and pid in self._steps:
+            self._send(updates.proposal_decided(self._steps[pid], proposal))
+
+    async def _decide(self, pid: str, call_id: str, tool: str) -> None:
+        """Ask the user about a proposal (after its diff went out) and resolve it."""
+        proposal = self.bench.proposals.get(pid)
+        if proposal is None:
+            return
+        diff = updates.proposal_diff(call_id, proposal, self.bench.workspace.root)
+        asked = ToolCallUpdate(
+            tool_call_id=call_id, title=proposal.title, kind="edit", status="pending",
+            content=diff.content, locations=diff.locations,
+        )  # fmt: skip
+        answer = await self.asking.ask(tool, asked)
+        decision: Decision = "accepted" if answer.allowed else "rejected"
+        comment = None if answer.allowed else answer.why
+        try:
+            await asyncio.to_thread(self.bench.proposals.resolve, pid, decision, comment)
+        except (KeyError, ValueError) as exc:
+            log.warning("proposal %s could not be resolved: %s", pid, exc)
+
+    # --- the tool gate: a shell command under `ask` is asked about first -----------------
+    def _gate(self, tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> str | None:
+        if tool.category != "shell" or approval_for(self.mode, ctx.approval).approval != "ask":
+            return None
+        call_id = self._current[0] if self._current is not None else f"gate-{tool.name}"
+        command = arguments.get("command") or tool.name
+        asked = ToolCallUpdate(
+            tool_call_id=call_id, title=f"Run: {command}", kind="execute", status="pending",
+            raw_input=arguments,
+        )  # fmt: skip
+        future = asyncio.run_coroutine_threadsafe(self.asking.ask(tool.name, asked), self._loop)
+        deadline = self.settings.proposal_timeout_s
+        waited = 0.0
+        while not future.done():
+            if ctx.cancel.is_set() or waited >= deadline:
+                future.cancel()
+                return "the run was cancelled" if ctx.cancel.is_set() else "no answer in time"
+            with contextlib.suppress(TimeoutError):
+                future.result(0.2)
+            waited += 0.2
+        answer = future.result()
+        return None if answer.allowed else answer.why
+
+
+def goal_text(blocks: list[Any], root: Path) -> str:
+    """The prompt's blocks as the goal: its text, a linked file named by its workspace path
+    (the goal then names it), an embedded resource's text attached below."""
+    parts: list[str] = []
+    attached: list[str] = []
+    for block in blocks:
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            parts.append(block.text)
+        elif kind == "resource_link":
+            parts.append(f"(see `{_shown(block.uri, root)}`)")
+        elif kind == "resource":
+            resource = block.resource
+            text = getattr(resource, "text", None)
+            if isinstance(text, str):
+                if len(text) > ATTACHED_CHARS:
+                    text = text[:ATTACHED_CHARS] + "\n…[cut]"
+                attached.append(f"The user attached `{_shown(resource.uri, root)}`:\n```\n{text}\n```")
+    goal = " ".join(p.strip() for p in parts if p and p.strip())
+    return "\n\n".join([goal, *attached]) if attached else goal
+
+
+def _shown(uri: str, root: Path) -> str:
+    """A file URI or path as a workspace-relative path where it is inside, else as given."""
+    parsed = urlparse(uri)
+    path = Path(unquote(parsed.path)) if parsed.scheme in ("file", "") else None
+    if path is not None and path.is_absolute():
+        with contextlib.suppress(ValueError):
+            return path.resolve().relative_to(root).as_posix()
+    return uri
