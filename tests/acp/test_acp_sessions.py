@@ -177,3 +177,30 @@ def test_a_shell_command_under_ask_is_asked_about_before_it_runs(tmp_path: Path)
     assert "was not run" in told and "rejected by the user" in told
     started = updates(out, "tool_call")
     assert started[0]["kind"] == "execute"
+
+
+def test_a_spent_budget_is_max_turn_requests_and_a_failed_run_says_failed(tmp_path: Path) -> None:
+    root = _workspace(tmp_path)
+    spent = [
+        plan("Read app.py"),
+        call("read_file", {"path": "app.py"}, 1),
+        call("read_file", {"path": "app.py"}, 2),  # the one step allowed is spent
+    ]
+    out, _ = drive(
+        tmp_path, spent,
+        [{"op": "initialize"}, {"op": "new", "cwd": str(root)}, {"op": "prompt", "text": "What does main in app.py return?"}],
+        flags=("--mode", "read-only", "--settings", '{"maxSteps": 1}'),
+    )  # fmt: skip
+    assert [r["result"]["stopReason"] for r in responses(out, "prompt")] == ["max_turn_requests"]
+    used = updates(out, "usage_update")
+    assert used and all(u["size"] > 0 and 0 <= u["used"] <= u["size"] for u in used)
+
+    bad = {"content": "no tool call here", "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    failing = [plan("Read app.py"), *[bad] * 9]  # three bad replies in a row fail a run
+    out, _ = drive(
+        tmp_path, failing,
+        [{"op": "initialize"}, {"op": "new", "cwd": str(root)}, {"op": "prompt", "text": "Read app.py"}],
+        flags=("--mode", "read-only"),
+    )  # fmt: skip
+    assert [r["result"]["stopReason"] for r in responses(out, "prompt")] == ["end_turn"]
+    assert updates(out, "agent_message_chunk")[-1]["content"]["text"].startswith("Failed: ")

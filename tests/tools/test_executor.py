@@ -324,3 +324,27 @@ def test_a_tool_result_and_an_agent_action_share_the_contract_shape(args, shape)
     ok, output, error, tool = args
     assert ToolResult(ok, tool, output, error).to_dict() == shape
     assert ActionResult(ParsedCall("c1", tool, {}), ok, output, error).to_dict() == shape
+
+
+def test_the_gate_is_asked_before_a_call_and_a_refusal_runs_nothing(executor: ToolExecutor, ctx: ToolContext) -> None:
+    ran: list[str] = []
+    asked: list[tuple[str, dict[str, Any]]] = []
+    Echo.behaviour["mark"] = lambda c: ran.append("ran") or EchoOutput(text="ran")
+
+    def gate(tool: Tool, arguments: dict[str, Any], context: ToolContext) -> str | None:
+        asked.append((tool.name, arguments))
+        return "rejected by the user" if arguments["text"] == "mark" else None
+
+    ctx.gate = gate
+    try:
+        refused = executor.execute("echo", {"text": "mark"}, ctx)
+        allowed = executor.execute("echo", {"text": "hi"}, ctx)
+        denied = executor.execute("echo", {"text": "write"}, ctx)  # the permissions come first
+    finally:
+        Echo.behaviour.pop("mark")
+    error = _error(refused)
+    assert error["type"] == "permission" and "was not run: rejected by the user" in error["message"]
+    assert ran == [] and allowed.ok and allowed.output == {"text": "hi"}
+    assert _error(denied)["type"] == "permission"
+    assert [name for name, _ in asked] == ["echo", "echo"]  # not asked about the denied call
+    assert asked[0][1] == {"text": "mark", "count": 1, "tags": []}

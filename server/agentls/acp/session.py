@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlparse
 
 from acp.schema import StopReason, ToolCallUpdate
 
-from acp import RequestError, text_block, update_user_message
+from acp import RequestError, text_block, update_agent_thought, update_user_message
 from agentls.acp import updates
 from agentls.acp.asking import Asking
 from agentls.acp.client_files import ClientFiles
@@ -154,6 +154,8 @@ class AcpSession:
             self._send(updates.tool_ended(data))
         elif kind == "proposal":
             self._on_proposal(str(data.get("action")), data.get("proposal") or {})
+        elif kind == "stream" and data.get("text"):  # the model's text as it comes: alive
+            self._send(update_agent_thought(text_block(str(data["text"]))))
 
     def _on_proposal(self, action: str, proposal: dict[str, Any]) -> None:
         pid = str(proposal.get("id"))

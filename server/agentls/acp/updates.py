@@ -6,6 +6,7 @@
   paths); `tool_result` → `tool_call_update` `completed` or `failed` (the error in the
   content). `finish` is no tool call.
 - a proposal → `tool_call_update` with its `diff` content `{path, oldText, newText}`.
+- `stream` (a streaming model's text as it comes) → `agent_thought_chunk`.
 - the end → the last `agent_message_chunk` (the summary; "Failed: …" first when the run
   failed; verified or unverified said), `usage_update`, and the stop reason.
 Tool kinds: read/list tools → `read`; search and code-analysis tools → `search`;
