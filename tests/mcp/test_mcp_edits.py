@@ -1,6 +1,6 @@
 """Write tools over MCP (`--mode dev`): a call returns the proposal it made (id, diff) and
-writes nothing, saying so, unless `--approve auto` applies it; the approval is the one
-rule's with nobody to ask (`approval_for(..., interactive=False)`)."""
+writes nothing, saying so, unless `--approve auto` applies it; `ask` has nobody to ask
+over MCP (`approval_for(..., interactive=False)`) and proposes only, as `never` does."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from agentls.tools.permissions import approval_for
 from tests.mcp.harness import MAIN, stdio_session, text, workspace
 
 EDIT = {"path": "pkg/main.py", "old": "def total(", "new": "def grand_total("}
@@ -33,7 +32,6 @@ async def test_dev_lists_the_write_tools_and_an_edit_is_only_proposed(root: Path
     assert "-def total(" in proposal["diff"] and "+def grand_total(" in proposal["diff"]
     note = result.content[1].text
     assert "nothing was written" in note and proposal["proposal_id"] in note and "--approve auto" in note
-    assert approval_for("dev", approve, interactive=False).approval == "never"
     assert (root / "pkg" / "main.py").read_text() == MAIN
     assert "def total(" in text(read)["content"], "a later call reads the file as it is on disk"
 

@@ -72,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     grant = approval_for(mode, args.approve or settings.approval, interactive=False)
     explicit = args.approve is not None or "approval" in settings.model_fields_set
     if grant.changed and explicit:  # the default `ask` proposing only is what the help says
-        print(f"agentls: approval {grant.asked!r} → {grant.approval!r}: {'; '.join(grant.reasons)}", file=sys.stderr)
+        print(f"agentls: approval {grant.asked!r} becomes {grant.approval!r}: {'; '.join(grant.reasons)}", file=sys.stderr)
     sock = None
     if args.http is not None:
         try:

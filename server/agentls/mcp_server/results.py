@@ -33,13 +33,13 @@ def from_result(result: ToolResult, notes: Sequence[str] = ()) -> types.CallTool
     if shape["ok"]:
         output = shape["output"]
         return types.CallToolResult(content=[_text(output), *_notes(notes)], structured_content=output)
-    return refusal(shape["error"], notes)
+    return _refusal(shape["error"], notes)
 
 
-def refusal(error: dict[str, Any], notes: Sequence[str] = ()) -> types.CallToolResult:
+def _refusal(error: dict[str, Any], notes: Sequence[str] = ()) -> types.CallToolResult:
     """A failed call: `{type, message, tool}` as JSON text, `isError: true`."""
     return types.CallToolResult(content=[_text(error), *_notes(notes)], is_error=True)
 
 
 def from_error(error: ToolError) -> types.CallToolResult:
-    return refusal(result_dict(False, None, error.to_dict(), error.tool)["error"])
+    return _refusal(result_dict(False, None, error.to_dict(), error.tool)["error"])
