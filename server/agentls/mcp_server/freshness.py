@@ -34,19 +34,23 @@ class DiskRefresh:
         self._lock = threading.Lock()
         self._last = 0.0
 
-    def before(self, tool: Tool | None) -> None:
-        """Refresh the index if `tool` reads it and the last refresh is older than
-        `every_s`. Blocking: run it off the event loop."""
+    def due(self, tool: Tool | None) -> bool:
+        """Whether a call of `tool` should refresh the index first: it reads the index, the
+        first build is over, and the last refresh is older than `every_s`. Cheap."""
         index, ready = self.bench.index, self.bench.ready
         if tool is None or tool.category not in INDEXED_CATEGORIES or index is None:
-            return
+            return False
         if ready is not None and not ready.is_set():
-            return
+            return False
+        return time.monotonic() - self._last >= self.every_s
+
+    def refresh(self) -> None:
+        """Pick up what changed on disk. Blocking: run it off the event loop."""
         with self._lock:  # concurrent calls share one refresh
             if time.monotonic() - self._last < self.every_s:
                 return
             try:
-                changed = index.refresh()
+                changed = self.bench.index.refresh() if self.bench.index is not None else []
             except Exception:  # a stale answer beats no answer
                 log.exception("refreshing the index from disk failed")
                 changed = []

@@ -81,7 +81,8 @@ class WorkspaceTools:
             return results.from_error(ToolError(
                 "validation", f"{name!r} is not offered over MCP: it controls agentls's own agent runs", name,
             ))  # fmt: skip
-        await asyncio.to_thread(self.refresh.before, tool)
+        if self.refresh.due(tool):
+            await asyncio.to_thread(self.refresh.refresh)
         ctx = self.bench.call_context(mode=self.mode, approval=self.grant.approval, settings=self.settings)
         try:
             result = await self.bench.call(ctx, name, arguments)
