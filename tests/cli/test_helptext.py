@@ -12,7 +12,7 @@ from agentls.cli import build_parser
 from agentls.cli.helptext import PERMISSIONS
 from agentls.tools.permissions import MODES, Permission
 
-COMMANDS = ["serve", "run", "tools", "tool", "undo"]
+COMMANDS = ["serve", "run", "tools", "tool", "undo", "mcp"]
 
 
 def _help(command: str, capsys: pytest.CaptureFixture[str]) -> str:

@@ -151,11 +151,14 @@ class Indexer:
         changed: list[str] = []
         seen = set()
         outside = self.projects.out_of_project
+        # the walk yields real relative paths (it skips symlinks), as open documents are
+        # keyed: a set lookup, not a confinement (realpath) per file
+        opened = set(state.workspace.open_paths())
         for rel in self.walker.walk():
             if rel.endswith(CONFIG_FILES) or outside(rel):
                 continue
             seen.add(rel)
-            if state.workspace.document(rel) is not None:
+            if rel in opened:
                 continue
             fi = state.files.get(rel)
             try:
@@ -166,7 +169,7 @@ class Indexer:
                 with self.lock:
                     self.update(rel, None, None)
                 changed.append(rel)
-        for rel in [r for r in state.files if r not in seen and state.workspace.document(r) is None]:
+        for rel in [r for r in state.files if r not in seen and r not in opened]:
             with self.lock:
                 self.remove(rel)
             changed.append(rel)

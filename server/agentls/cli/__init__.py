@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "agentls.cli.tools",
     "agentls.cli.undo",
     "agentls.cli.acp",
+    "agentls.cli.mcp",
 )
 
 

@@ -45,7 +45,7 @@ def section(title: str, rows: Sequence[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def modes() -> str:
+def modes(default: str = "the settings' mode, else dev") -> str:
     """What each mode grants, then what each permission lets the tools do."""
     grants = [
         (mode, ", ".join(PERMISSIONS[p][0] for p in Permission if p in flags)
@@ -54,7 +54,7 @@ def modes() -> str:
     ]  # fmt: skip
     what = [(short, f"({p.value}) {text}") for p, (short, text) in PERMISSIONS.items()]
     return "\n\n".join([
-        section("modes (--mode; default: the settings' mode, else dev):", grants),
+        section(f"modes (--mode; default: {default}):", grants),
         section("permissions (`agentls tools` shows what each tool needs):", what),
     ])  # fmt: skip
 

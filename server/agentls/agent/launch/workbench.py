@@ -6,7 +6,10 @@ the LSP applies through the editor) and, when the front end keeps one, the index
 event set once it is built. Memory is not kept here: a run opens it when a component first
 needs it and closes it at its end.
 
-A one-off call (`agent/executeTool`, `agentls tool`, later MCP's tools) gets its own id
+`Workbench.indexed` opens a folder's workbench with its index built in a background thread
+(a front end that keeps no index of its own: `agentls mcp`).
+
+A one-off call (`agent/executeTool`, `agentls tool`, MCP's `tools/call`) gets its own id
 (`tool-…`) as its run id, so its proposals flow like a run's: `call_context` makes its
 ToolContext, `call` waits (bounded) for the first index and runs it, closing what the call
 opened. Must not know: any front end, how a proposal reaches a user.
@@ -16,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentls.settings import Settings
@@ -32,6 +37,8 @@ from agentls.workspace import Workspace
 
 if TYPE_CHECKING:
     from agentls.analysis.index import WorkspaceIndex
+
+log = logging.getLogger(__name__)
 
 #: How long a run or a tool call waits at most for the workspace's first index.
 INDEX_WAIT_S = 30.0
@@ -57,6 +64,28 @@ class Workbench:
         registry = default_registry()
         executor = ToolExecutor(registry, AuditLog.for_workspace(workspace.root))
         return cls(workspace, registry, executor, ProposalStore(workspace), index, ready)
+
+    @classmethod
+    def indexed(cls, root: str | Path, settings: Settings) -> Workbench:
+        """The workbench of the folder `root`, its index built in a background thread
+        (`ready` is set when the build ends, built or failed; calls wait for it, bounded)."""
+        from agentls.analysis.index import WorkspaceIndex
+
+        workspace = Workspace(root)
+        index = WorkspaceIndex(workspace.root, workspace=workspace, jobs=settings.index_jobs,
+                               cache_dir=None if settings.index_cache else False)  # fmt: skip
+        ready = threading.Event()
+
+        def build() -> None:
+            try:
+                index.build()
+            except Exception:
+                log.exception("indexing %s failed", workspace.root)
+            finally:
+                ready.set()
+
+        threading.Thread(target=build, name="workbench-index", daemon=True).start()
+        return cls.open(workspace, index=index, ready=ready)
 
     def call_context(self, *, mode: str, approval: Approval, settings: Settings) -> ToolContext:
         """The context of one tool call in `mode` with `approval` (its own `tool-…` id)."""
