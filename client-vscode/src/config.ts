@@ -4,7 +4,9 @@
  * and is reported; the checks mirror server/agentls/settings.py); `serverSettings` is the
  * one object the server gets, both as `initializationOptions` and as the answer to
  * `workspace/configuration` and in `workspace/didChangeConfiguration` — in an untrusted
- * workspace with `mode` forced to `read-only` and `shellSandbox` never `none`.
+ * workspace with `mode` forced to `read-only`, `shellSandbox` never `none`, and
+ * `mcpServers` the user's own (global) value only: the workspace's servers are commands
+ * the workspace ships, which is what trust guards.
  * `needsRestart` names the settings the server reads only at start.
  * Must not know: VS Code (it is handed a `get`, so the unit tests use plain objects).
  */
@@ -13,6 +15,7 @@ import type { AgentConfig } from "./ctx";
 import {
   APPROVALS,
   MODES,
+  type McpServerEntry,
   SHELL_SANDBOXES,
   TOOL_PROTOCOLS,
   type Approval,
@@ -40,11 +43,14 @@ export const DEFAULTS: Readonly<AgentConfig> = Object.freeze({
   webMaxBytes: 2_000_000,
   webTimeoutS: 20,
   shellSandbox: "auto",
+  mcpServers: Object.freeze({}),
 });
 
 /** What `vscode.workspace.getConfiguration("agentls")` offers (and a test's object). */
 export interface SettingsSource {
   get<T>(key: string): T | undefined;
+  /** where a value comes from: `globalValue` is the user's own setting */
+  inspect?<T>(key: string): { globalValue?: T; workspaceValue?: T } | undefined;
 }
 
 export interface ReadResult {
@@ -52,10 +58,16 @@ export interface ReadResult {
   problems: string[];
 }
 
-export function readConfig(source: SettingsSource): ReadResult {
+/**
+ * The settings from `source`. `trusted: false` (an untrusted workspace) reads `mcpServers`
+ * from the user's own settings only, never from the workspace's.
+ */
+export function readConfig(source: SettingsSource, trusted = true): ReadResult {
   const problems: string[] = [];
+  const read = (key: keyof AgentConfig): unknown =>
+    key === "mcpServers" && !trusted ? source.inspect?.<unknown>(key)?.globalValue : source.get<unknown>(key);
   const pick = <K extends keyof AgentConfig>(key: K, ok: (v: unknown) => boolean, expected: string): AgentConfig[K] => {
-    const value = source.get<unknown>(key);
+    const value = read(key);
     if (value === undefined) return DEFAULTS[key];
     if (ok(value)) return value as AgentConfig[K];
     problems.push(`agentls.${key}: ${JSON.stringify(value)} is not ${expected}; using ${JSON.stringify(DEFAULTS[key])}`);
@@ -66,6 +78,9 @@ export function readConfig(source: SettingsSource): ReadResult {
   const intIn = (lo: number, hi: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
   const oneOf = <T>(all: readonly T[]) => [(v: unknown) => all.includes(v as T), `one of ${all.join(", ")}`] as const;
   const hosts = (v: unknown) => Array.isArray(v) && v.every(isString);
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  // each entry an object (settings.py checks each one and reports a bad entry itself)
+  const servers = (v: unknown) => isObject(v) && Object.values(v).every(isObject);
   // an empty URL means "not set" (null), as the settings editor cannot clear to null
   const url = (v: string | null) => (typeof v === "string" && v.trim() === "" ? null : v);
   const baseUrl = pick("baseUrl", (v) => v === null || isString(v), "a URL");
@@ -89,6 +104,7 @@ export function readConfig(source: SettingsSource): ReadResult {
     webMaxBytes: pick("webMaxBytes", intIn(1024, 100_000_000), "an integer from 1024 to 100000000"),
     webTimeoutS: pick("webTimeoutS", (v) => isNumber(v) && v > 0 && v <= 300, "a number above 0, at most 300"),
     shellSandbox: pick("shellSandbox", ...oneOf<ShellSandbox>(SHELL_SANDBOXES)),
+    mcpServers: pick("mcpServers", servers, "an object of named MCP server entries"),
   };
   return { config, problems };
 }
@@ -118,6 +134,8 @@ export function serverSettings(config: AgentConfig, trusted: boolean): ServerSet
     // is never sent from a workspace the user has not trusted — a second guard, so a
     // workspace-level setting or a later mode bug cannot run unconfined commands there.
     shellSandbox: !trusted && config.shellSandbox === "none" ? "auto" : config.shellSandbox,
+    // read from the user's settings only when untrusted (readConfig)
+    mcpServers: JSON.parse(JSON.stringify(config.mcpServers)) as Record<string, McpServerEntry>,
   };
 }
 

@@ -72,11 +72,11 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   }
 
   config(): AgentConfig {
-    return readConfig(vscode.workspace.getConfiguration(SECTION)).config;
+    return readConfig(vscode.workspace.getConfiguration(SECTION), this.trusted).config;
   }
 
   private logProblems(): void {
-    for (const problem of readConfig(vscode.workspace.getConfiguration(SECTION)).problems) this.log.warn(problem);
+    for (const problem of readConfig(vscode.workspace.getConfiguration(SECTION), this.trusted).problems) this.log.warn(problem);
   }
 
   /** Start the server (never rejects; a failure is shown once). */

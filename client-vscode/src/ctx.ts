@@ -7,7 +7,7 @@
 
 import type * as vscode from "vscode";
 import type { RequestType } from "vscode-languageclient";
-import type { AgentRunParams, Approval, Mode, ProposalInfo, ShellSandbox, ToolProtocol } from "./protocol";
+import type { AgentRunParams, Approval, McpServerEntry, Mode, ProposalInfo, ShellSandbox, ToolProtocol } from "./protocol";
 import type { RunStore } from "./runs/runStore";
 
 /** The settings as the extension uses them (config.ts reads them in one place). */
@@ -30,6 +30,8 @@ export interface AgentConfig {
   webMaxBytes: number;
   webTimeoutS: number;
   shellSandbox: ShellSandbox;
+  /** MCP servers whose tools the agent gets (in an untrusted workspace: the user's own only) */
+  mcpServers: Readonly<Record<string, McpServerEntry>>;
 }
 
 export interface RunOptions {

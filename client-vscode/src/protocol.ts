@@ -20,6 +20,19 @@ export const TOOL_PROTOCOLS: readonly ToolProtocol[] = ["auto", "native", "json"
 /** How shell tools are confined (DESIGN §3 Sandbox); "none" only when the user chooses it. */
 export type ShellSandbox = "auto" | "bubblewrap" | "landlock" | "none";
 export const SHELL_SANDBOXES: readonly ShellSandbox[] = ["auto", "bubblewrap", "landlock", "none"];
+/** The permission flags (DESIGN §3), as an MCP server's entry lists the ones its tools need. */
+export const PERMISSIONS = ["filesystemRead", "filesystemWrite", "shellExecution", "gitWrite", "network"] as const;
+/** One `mcpServers` entry (DESIGN §10): a stdio command, or an HTTP server's URL. */
+export interface McpServerEntry {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  type?: "stdio" | "http" | "streamable-http" | "sse";
+  permissions?: (typeof PERMISSIONS)[number][];
+}
 
 // --- commands (contract ids; titles live in package.json) ---------------------------------
 export const Commands = {

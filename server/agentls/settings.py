@@ -7,14 +7,55 @@ object. Unknown keys are kept out; a bad value falls back to its default and is 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 Mode = Literal["read-only", "dev", "ci", "full"]
 Approval = Literal["ask", "auto", "never"]
 ShellSandbox = Literal["auto", "bubblewrap", "landlock", "none"]
 ToolProtocol = Literal["auto", "native", "json", "text"]
+#: The permission flags (DESIGN §3), by their contract names.
+PermissionName = Literal["filesystemRead", "filesystemWrite", "shellExecution", "gitWrite", "network"]
+#: An MCP server's name: its tools are `mcp__<name>__<tool>`.
+McpServerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$", max_length=64)]
+#: What an MCP server's tools need unless its entry says otherwise: allowed in `full` only.
+MCP_DEFAULT_PERMISSIONS: tuple[PermissionName, ...] = ("shellExecution", "network")
+_MCP_FIELDS = ("mcpServers", "mcp_servers")
+
+
+class McpServerConfig(BaseModel):
+    """One entry of `mcpServers` (DESIGN §10): a command started on stdio, or the URL of a
+    streamable HTTP server (`type: "sse"`: the older SSE transport). Keys other agents'
+    configurations carry beside these are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    command: str | None = Field(default=None, min_length=1)
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = Field(default_factory=dict, repr=False)  # may hold secrets
+    cwd: str | None = None  # relative to the workspace root; default: the root
+    url: str | None = Field(default=None, pattern=r"(?i)^https?://\S+$")
+    headers: dict[str, str] = Field(default_factory=dict, repr=False)  # may hold a token
+    type: Literal["stdio", "http", "streamable-http", "streamableHttp", "sse"] | None = None
+    permissions: tuple[PermissionName, ...] = MCP_DEFAULT_PERMISSIONS
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServerConfig:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("an MCP server entry needs either `command` (stdio) or `url` (HTTP), not both")
+        if self.url is not None and (self.args or self.env or self.cwd is not None):
+            raise ValueError("`args`, `env` and `cwd` go with `command`, not with `url`")
+        if self.command is not None and (self.headers or self.type in ("http", "streamable-http", "streamableHttp", "sse")):
+            raise ValueError("`headers` and an HTTP `type` go with `url`, not with `command`")
+        return self
 
 
 class Settings(BaseModel):
@@ -43,12 +84,15 @@ class Settings(BaseModel):
     web_timeout_s: float = Field(default=20.0, alias="webTimeoutS", gt=0, le=300)
     # How shell tools are confined; "none" (no OS sandbox) only when the user chooses it.
     shell_sandbox: ShellSandbox = Field(default="auto", alias="shellSandbox")
+    # MCP servers whose tools join the registry as mcp__<server>__<tool> (DESIGN §10).
+    mcp_servers: dict[McpServerName, McpServerConfig] = Field(default_factory=dict, alias="mcpServers")
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     """Parse a raw settings object; return the settings and the problems found.
 
-    Each invalid field is reported and replaced by its default; the rest is kept.
+    Each invalid field is reported and replaced by its default; the rest is kept. A bad
+    `mcpServers` entry is reported and that server left out; the other servers are kept.
     """
     if raw is None:
         return Settings(), []
@@ -61,11 +105,21 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     except ValidationError as exc:
         problems: list[str] = []
         bad: set[str] = set()
+        bad_servers: set[str] = set()
         for err in exc.errors():
             loc = ".".join(str(p) for p in err["loc"])
-            bad.add(str(err["loc"][0]))
+            field = str(err["loc"][0])
+            if field in _MCP_FIELDS and len(err["loc"]) > 1 and isinstance(raw.get(field), dict):
+                server = str(err["loc"][1])
+                bad_servers.add(server)
+                problems.append(f"MCP server {server!r} ({loc}): {err['msg']}; that server is left out")
+                continue
+            bad.add(field)
             problems.append(f"setting {loc!r}: {err['msg']} (got {err.get('input')!r}); using the default")
         cleaned = {k: v for k, v in raw.items() if k not in bad}
+        for field in _MCP_FIELDS:
+            if isinstance(cleaned.get(field), dict) and bad_servers:
+                cleaned[field] = {k: v for k, v in cleaned[field].items() if k not in bad_servers}
         try:
             return Settings.model_validate(cleaned), problems
         except ValidationError:

@@ -27,11 +27,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from acp import spawn_agent_process, text_block  # noqa: E402
 from acp.schema import ClientCapabilities  # noqa: E402
-
 from tests.llm.fake_openai import FakeOpenAIServer  # noqa: E402
 from tests.lsp.stdio_client import StdioClient  # noqa: E402
+
+from acp import spawn_agent_process, text_block  # noqa: E402
 
 GOALS = [
     "Change TAX_RATE in src/shop/pricing.py to 0.25",
@@ -114,7 +114,7 @@ def lsp_runs(ws: Path, settings: dict[str, Any], goals: list[str]) -> list[dict[
             first = None
             while True:
                 found = client.wait_for(
-                    lambda m: m.label == "notification" and m.method == "agent/event" and m.body.get("runId") == run_id,
+                    lambda m, run_id=run_id: m.label == "notification" and m.method == "agent/event" and m.body.get("runId") == run_id,
                     timeout=900, what="the run's events",
                 )  # fmt: skip
                 first = first if first is not None else time.monotonic() - start

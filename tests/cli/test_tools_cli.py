@@ -267,3 +267,44 @@ def test_the_issue_12_commands_are_confined_from_the_command_line(
         agentls("tools", "--json", "--settings", '{"shellSandbox": "none"}', cwd=ws).stdout
     )
     assert none["sandbox"].startswith("none: NO OS sandbox")
+
+
+# --- the mcpServers setting (DESIGN §10) ---------------------------------------------------
+PYSERVER = Path(__file__).resolve().parents[1] / "tools" / "mcp" / "pyserver.py"
+
+
+def _mcp_settings() -> str:
+    from tests.clients import bin
+
+    everything = {"command": str(bin("mcp-server-everything")), "args": ["stdio"]}
+    return json.dumps({"mcpServers": {
+        "everything": everything,
+        "py": {"command": sys.executable, "args": [str(PYSERVER)]},
+        "broken": {"command": "/nonexistent/mcp-server"},
+    }})  # fmt: skip
+
+
+def test_tools_lists_the_mcp_servers_tools_and_a_broken_one_disabled(ws):
+    proc = agentls("tools", "--json", "--mode", "full", "--settings", _mcp_settings(), cwd=ws)
+    assert proc.returncode == 0, proc.stderr
+    tools = {t["name"]: t for t in _result(proc)["tools"]}
+    echo = tools["mcp__everything__echo"]
+    assert (echo["category"], echo["enabled"], echo["description"]) == ("mcp", True, "Echoes back the input string")
+    assert echo["inputSchema"]["properties"]["message"] == {"type": "string", "description": "Message to echo"}
+    assert tools["mcp__py__add"]["enabled"] is True
+    assert tools["mcp__broken"]["enabled"] is False
+    assert "'/nonexistent/mcp-server' was not found" in tools["mcp__broken"]["disabledReason"]
+    assert tools["read_file"]["enabled"] is True
+
+
+def test_tool_calls_an_mcp_tool_and_stops_its_server_before_exiting(ws):
+    from tests.tools.mcp.mcp_servers import gone
+
+    settings = _mcp_settings()
+    echo = agentls("tool", "mcp__everything__echo", "--mode", "full", "--input", '{"message": "hi"}', "--settings", settings, cwd=ws)
+    assert (echo.returncode, _result(echo)) == (0, {"ok": True, "output": {"content": "Echo: hi", "structured_content": None, "truncated": False}})
+    pid = agentls("tool", "mcp__py__pid", "--mode", "full", "--settings", settings, cwd=ws)
+    assert pid.returncode == 0, pid.stderr
+    assert gone([int(_result(pid)["output"]["content"])], within=2)
+    refused = agentls("tool", "mcp__py__pid", "--mode", "dev", "--settings", settings, cwd=ws)
+    assert refused.returncode == 1 and _result(refused)["error"]["type"] == "permission"

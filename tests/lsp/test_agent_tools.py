@@ -4,6 +4,7 @@ confirmation, and its answer is the decision."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +214,29 @@ async def test_execute_tool_input_keys_are_kept_verbatim(client: LanguageClient)
     error = res["error"] if isinstance(res, dict) else res.error
     message = error["message"] if isinstance(error, dict) else error.message
     assert "class" in message  # the executor saw the unknown field by its own name
+
+
+PYSERVER = Path(__file__).resolve().parents[1] / "tools" / "mcp" / "pyserver.py"
+
+
+async def test_the_mcp_servers_of_the_settings_are_tools_and_follow_a_change_of_them(
+    client: LanguageClient,
+) -> None:
+    import sys
+
+    from tests.tools.mcp.mcp_servers import alive, gone
+
+    py = {"command": sys.executable, "args": [str(PYSERVER)]}
+    configure(client, TMP, mode="full", mcpServers={"py": py, "broken": {"command": "/nonexistent/mcp-server"}})
+    tools = {t["name"]: t for t in (await request(client, "agent/tools", {}, timeout=40))["tools"]}
+    assert tools["mcp__py__add"]["enabled"] is True and tools["mcp__py__add"]["category"] == "mcp"
+    assert tools["mcp__py__add"]["inputSchema"]["required"] == ["a", "b"]
+    assert tools["mcp__broken"]["enabled"] is False and "was not found" in tools["mcp__broken"]["disabledReason"]
+    added = await request(client, "agent/executeTool", {"name": "mcp__py__add", "input": {"a": 2, "b": 3}})
+    assert added == {"ok": True, "output": {"content": "5", "structured_content": {"result": 5}, "truncated": False}}
+    pid = int((await request(client, "agent/executeTool", {"name": "mcp__py__pid", "input": {}}))["output"]["content"])
+    assert alive(pid)
+    configure(client, TMP, mode="full", mcpServers={})  # the server is stopped at once
+    tools = {t["name"] for t in (await request(client, "agent/tools", {}))["tools"]}
+    assert not [name for name in tools if name.startswith("mcp__")]
+    assert await asyncio.to_thread(gone, [pid]), "the server outlived its setting"

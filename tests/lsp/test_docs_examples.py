@@ -171,7 +171,7 @@ def _aliases() -> dict[str, Any]:
     """Each setting's wire name → its default, as JSON."""
     out = {}
     for name, field in Settings.model_fields.items():
-        default = field.default
+        default = field.get_default(call_default_factory=True)
         out[field.alias or name] = list(default) if isinstance(default, tuple) else default
     return out
 

@@ -115,6 +115,36 @@ describe("settings", () => {
     }
   });
 
+  it("reads mcpServers and checks that each entry is an object", () => {
+    const servers = {
+      filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] },
+      remote: { url: "http://127.0.0.1:8000/mcp", headers: { Authorization: "Bearer t" }, permissions: ["network"] },
+    };
+    const { config, problems } = readConfig(source({ mcpServers: servers }));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(serverSettings(config, true).mcpServers, servers);
+    for (const bad of [[servers.filesystem], { filesystem: "npx" }, "npx"]) {
+      const read = readConfig(source({ mcpServers: bad }));
+      assert.deepEqual(read.config.mcpServers, {});
+      assert.equal(read.problems.length, 1);
+      assert.ok(read.problems[0].startsWith("agentls.mcpServers: "), read.problems[0]);
+    }
+  });
+
+  it("an untrusted workspace sends only the user's own MCP servers, never the workspace's", () => {
+    const mine = { mine: { command: "my-server" } };
+    const theirs = { theirs: { command: "./run-me.sh" } };
+    const layered = {
+      get: <T>(key: string) => (key === "mcpServers" ? { ...mine, ...theirs } : undefined) as T | undefined,
+      inspect: <T>(key: string) => (key === "mcpServers" ? { globalValue: mine as T, workspaceValue: theirs as T } : undefined),
+    };
+    assert.deepEqual(serverSettings(readConfig(layered, true).config, true).mcpServers, { ...mine, ...theirs });
+    assert.deepEqual(serverSettings(readConfig(layered, false).config, false).mcpServers, mine);
+    const workspaceOnly = { get: layered.get, inspect: <T>() => ({ workspaceValue: theirs as T }) };
+    assert.deepEqual(readConfig(workspaceOnly, false).config.mcpServers, {});
+    assert.deepEqual(readConfig({ get: layered.get }, false).config.mcpServers, {}); // no inspect: nothing
+  });
+
   it("names the settings that need a restart", () => {
     const changed = new Set(["agentls.navigation", "agentls.model"]);
     assert.deepEqual(needsRestart((k) => changed.has(k)), ["agentls.navigation"]);
@@ -124,7 +154,7 @@ describe("settings", () => {
     const index = new Set(["agentls.indexJobs", "agentls.indexCache", "agentls.webAllow"]);
     assert.deepEqual(needsRestart((k) => index.has(k)), ["agentls.indexJobs", "agentls.indexCache"]);
     // the server reads these on each run or tool call: no restart
-    const live = ["toolProtocol", "searchUrl", "webAllow", "webDeny", "webMaxBytes", "webTimeoutS", "shellSandbox", "mode", "model"];
+    const live = ["toolProtocol", "searchUrl", "webAllow", "webDeny", "webMaxBytes", "webTimeoutS", "shellSandbox", "mode", "model", "mcpServers"];
     assert.deepEqual(needsRestart((k) => live.map((n) => `agentls.${n}`).includes(k)), []);
   });
 
@@ -154,6 +184,8 @@ describe("settings", () => {
     assert.deepEqual([props["agentls.indexJobs"].minimum, props["agentls.indexJobs"].maximum], [0, 64]);
     assert.deepEqual([props["agentls.webMaxBytes"].minimum, props["agentls.webMaxBytes"].maximum], [1024, 100_000_000]);
     assert.equal(props["agentls.webTimeoutS"].maximum, 300);
+    assert.deepEqual(restricted(), [...restricted()].filter((k) => k.startsWith("agentls.")));
+    assert.ok(restricted().includes("agentls.mcpServers"), "untrusted workspaces must not use the workspace's MCP servers");
   });
 });
 
@@ -164,6 +196,13 @@ function serverKeys(): string[] {
   const keys = [...body.matchAll(/^ {4}(\w+): [^\n]*$/gm)].map((m) => /alias="(\w+)"/.exec(m[0])?.[1] ?? m[1]);
   assert.ok(keys.length >= 17, `read ${keys.length} settings from settings.py`);
   return keys;
+}
+
+function restricted(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")) as {
+    capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  };
+  return pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
 }
 
 function packageSettings(): Record<string, { default?: unknown; enum?: unknown[]; minimum?: number; maximum?: number }> {

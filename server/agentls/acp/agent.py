@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,6 @@ from agentls.agent.sessions import Session, SessionError, SessionStore
 from agentls.llm.base import ChatModel
 from agentls.settings import Settings
 from agentls.tools.permissions import APPROVALS, MODES
-from agentls.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +172,8 @@ class AgentlsAcp:
     async def close(self) -> None:
         for session in self.sessions.values():
             session.cancel()
+        for session in self.sessions.values():
+            await asyncio.to_thread(session.close)
         if self._model is not None:
             await self._model.aclose()
 
@@ -185,15 +185,22 @@ class AgentlsAcp:
         return session
 
     def _open(self, root: Path, session: Session, mcp_servers: list[Any] | None) -> AcpSession:
+        """The session's own workbench (its MCP servers, its proposals) over the workspace's
+        one index, shared by the sessions on it."""
         settings = settings_with_servers(self.settings, mcp_servers or [])
-        bench = self._benches.get(root)
-        if bench is None:
-            bench = self._benches[root] = _workbench(root, settings)
+        first = self._benches.get(root)
+        if first is None:
+            bench = self._benches[root] = Workbench.indexed(root, settings)
+        else:
+            bench = Workbench.open(first.workspace, index=first.index, ready=first.ready, settings=settings)
         fs = self.capabilities.fs
         files = ClientFiles(
             self.conn, session.session_id, bench.workspace, asyncio.get_running_loop(),
             can_read=bool(fs and fs.read_text_file), can_write=bool(fs and fs.write_text_file),
         )  # fmt: skip
+        old = self.sessions.pop(session.session_id, None)
+        if old is not None:
+            old.close()
         opened = self.sessions[session.session_id] = AcpSession(self.conn, session, bench, settings, files)
         return opened
 
@@ -229,25 +236,3 @@ def _root(cwd: Any) -> Path:
     if not root.is_dir():
         raise RequestError.invalid_params({"cwd": cwd, "message": "cwd is not a directory"})
     return root
-
-
-def _workbench(root: Path, settings: Settings) -> Workbench:
-    """The workspace's tools, with its index built in the background (runs wait for it,
-    bounded)."""
-    from agentls.analysis.index import WorkspaceIndex
-
-    workspace = Workspace(root)
-    index = WorkspaceIndex(root, workspace=workspace, jobs=settings.index_jobs,
-                           cache_dir=None if settings.index_cache else False)  # fmt: skip
-    ready = threading.Event()
-
-    def build() -> None:
-        try:
-            index.build()
-        except Exception:
-            log.exception("indexing %s failed", root)
-        finally:
-            ready.set()
-
-    threading.Thread(target=build, name="acp-index", daemon=True).start()
-    return Workbench.open(workspace, index=index, ready=ready)

@@ -6,9 +6,12 @@ ones of the same name. Must not know: how the servers are run.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from agentls.settings import Settings
+from agentls.settings import Settings, parse_settings
+
+log = logging.getLogger(__name__)
 
 
 def servers_setting(servers: list[Any]) -> dict[str, dict[str, Any]]:
@@ -35,10 +38,14 @@ def servers_setting(servers: list[Any]) -> dict[str, dict[str, Any]]:
 
 
 def settings_with_servers(settings: Settings, servers: list[Any]) -> Settings:
-    """`settings` with the session's MCP servers added (unchanged when there are none)."""
+    """`settings` with the session's MCP servers added (unchanged when there are none); a
+    bad entry is logged and left out, the others kept."""
     converted = servers_setting(servers)
     if not converted:
         return settings
     raw = settings.model_dump(by_alias=True)
     raw["mcpServers"] = {**(raw.get("mcpServers") or {}), **converted}
-    return Settings.model_validate(raw)
+    merged, problems = parse_settings(raw)
+    for problem in problems:
+        log.warning("session/new mcpServers: %s", problem)
+    return merged

@@ -114,6 +114,11 @@ class AcpSession:
         if self.handle is not None:
             self.handle.cancel()
 
+    def close(self) -> None:
+        """Stop the run and the session's MCP servers (the workspace's index stays)."""
+        self.cancel()
+        self.bench.close()
+
     def set_mode(self, mode: str) -> None:
         """The session's permission mode, from the running run's next tool call on."""
         permissions = PermissionSet.for_mode(mode)  # ValueError for an unknown mode

@@ -4,7 +4,8 @@ A model that says it is small (`small = True`, as the embedded one does) gets th
 itself as its one task (the loop skips planning: a small model's plans split a fix into
 read/read/edit tasks whose later ones undid it), and is offered per turn only the tools of the core categories (reading, searching and
 editing files, code navigation and symbol edits) plus any tool a word of the goal names
-(`git`, `commit`, `test`, `memory`, …); `finish` and other non-tool commands always;
+(`git`, `commit`, `test`, `memory`, …; an MCP tool `mcp__<server>__<tool>` when the goal
+names its server, a part of its name, or says `mcp`); `finish` and other non-tool commands always;
 `write_file` only when the goal speaks of a new file or of writing one, the code-navigation
 tools only when it asks where something is, who calls it, or about syntax or imports. Fewer
 tools mean a shorter prompt, a smaller grammar and fewer wrong picks.
@@ -13,6 +14,7 @@ Must not know: particular tools, the loop's internals, models' classes, LSP.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentls.agent.command import Command
@@ -46,7 +48,7 @@ def focus(commands: list[Command], reading: GoalReading) -> list[Command]:
     words = reading.words
     out = []
     for c in commands:
-        parts = {p for p in c.name.split("_") if p not in _GENERIC}
+        parts = {p for p in re.split(r"[_-]+", c.name) if p and p not in _GENERIC}
         asked = ONLY_WHEN_ASKED.get(c.name)
         if c.name == "write_file" and (reading.kind in WRITES_FILES or reading.new_files or reading.also_tests):
             out.append(c)

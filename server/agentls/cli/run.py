@@ -179,7 +179,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"agentls: {exc.message}", file=sys.stderr)
         return 2
     progress = _Progress()
-    bench = Workbench.open(Workspace(args.workspace))
+    bench = Workbench.open(Workspace(args.workspace), settings=configured)
     bench.proposals.add_listener(proposal_listener(progress, bench.proposals, grant.approval == "ask"))
     try:
         model = make_model(
@@ -210,6 +210,7 @@ def _run(args: argparse.Namespace) -> int:
         state = started[0].state
     finally:
         progress.thinking(False)
+        bench.close()  # its MCP servers
     run_id, trace = started[0].run_id, started[0].trace
     trace.close()
     progress.line(f"agentls: run {run_id}; its trace is {trace.path} (undo: agentls undo {run_id})")

@@ -4,7 +4,10 @@
 {type, message, tool}}` — as JSON on stdout and exits 0 only when ok. A proposal made by a
 write tool is shown as a diff on stderr; it is applied only with `--approve auto` (in a
 mode that allows writing); with `ask` on a terminal the user is asked y/n, without one it
-is left pending. Must not know: LSP, the agent loop, any model.
+is left pending. Both see the workspace's tools as a run does (`agent.launch.Workbench`):
+the built-in ones and the tools of the `mcpServers` in `--settings`, whose servers are
+started for the listing or the call and stopped before the command exits.
+Must not know: LSP, the agent loop, any model.
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ def _table(schemas: list[dict[str, Any]], columns: int) -> list[str]:
 
 
 def _run_tools(args: argparse.Namespace) -> int:
+    from agentls.agent.launch import Workbench
     from agentls.tools.registry import default_registry
     from agentls.tools.sandbox import describe_sandbox
 
@@ -109,9 +113,15 @@ def _run_tools(args: argparse.Namespace) -> int:
         print(f"agentls: {exc}", file=sys.stderr)
         return 2
     mode = args.mode or settings.mode
-    registry = default_registry()
-    ctx = _context(args.workspace, mode, "never", settings) if os.path.isdir(args.workspace) else None
-    schemas = registry.schemas(ctx.permissions if ctx else None, ctx)
+    if os.path.isdir(args.workspace):
+        ctx = _context(args.workspace, mode, "never", settings)
+        bench = Workbench.open(ctx.workspace, settings=settings)
+        try:
+            schemas = bench.registry.schemas(ctx.permissions, ctx)
+        finally:
+            bench.close()
+    else:
+        schemas = default_registry().schemas(None, None)
     sandbox = describe_sandbox(settings.shell_sandbox)
     if args.json:
         _emit({"tools": schemas, "sandbox": sandbox})
@@ -192,17 +202,18 @@ def _run_tool(args: argparse.Namespace) -> int:
     args.mode = args.mode or settings.mode
     args.approve = args.approve or settings.approval
 
-    from agentls.tools.audit import AuditLog
-    from agentls.tools.executor import ToolExecutor
+    from agentls.agent.launch import Workbench
     from agentls.tools.permissions import approval_for
-    from agentls.tools.registry import default_registry
 
     interactive = args.input != "-" and sys.stdin.isatty()
     approval = approval_for(args.mode, args.approve, interactive=interactive).approval
     ctx = _context(args.workspace, args.mode, approval, settings)
     ctx.proposals.add_listener(_proposal_listener(ctx, approval == "ask"))
-    executor = ToolExecutor(default_registry(), AuditLog.for_workspace(ctx.root))
-    result = executor.execute(args.name, payload, ctx)
+    bench = Workbench.open(ctx.workspace, settings=settings)
+    try:
+        result = bench.executor.execute(args.name, payload, ctx)
+    finally:
+        bench.close()
     _emit(result.to_dict())
     pending = [p for p in ctx.proposals.list() if p.status == "pending"]
     if pending and args.approve == "ask" and approval == "never":

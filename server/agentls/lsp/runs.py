@@ -195,7 +195,8 @@ class RunManager:
         return plan.to_dict()
 
     async def shutdown(self) -> None:
-        """Cancel every run and tool call, wait for the runs (bounded), close the models."""
+        """Cancel every run and tool call, wait for the runs (bounded), close the models and
+        stop the MCP servers."""
         for run in list(self.runs.values()):
             if not run.state.done:
                 run.handle.cancel()
@@ -206,3 +207,4 @@ class RunManager:
         if tasks:
             await asyncio.wait(tasks, timeout=CANCEL_WAIT_S)
         await self.models.aclose()
+        await self.tools.aclose()

@@ -6,6 +6,10 @@ Each workbench's store is attached to the ProposalBridge (its proposals reach th
 accepted ones are applied through it). A tool call runs with the settings' approval under
 its own id, so its proposals flow like a run's; one the approval rule applies at once is
 not presented. Resolving runs off the loop: the store's applier may wait for the editor.
+
+Each workbench runs the MCP servers of the settings' `mcpServers`: a listing waits for
+them to start (bounded) off the loop first, a change of the setting swaps them in every
+workbench (`settings_changed`), and `aclose` stops them all at shutdown.
 Must not know: runs, the agent loop, LSP params.
 """
 
@@ -37,16 +41,27 @@ class Toolbox:
 
     def of(self, project: Project) -> Workbench:
         """The workbench of a project, made on first use (again if the folder was re-added)."""
+        settings = self.server.settings
         bench = self._benches.get(project.root)
         if bench is None or bench.workspace is not project.workspace:
-            bench = Workbench.open(project.workspace, index=project.index, ready=project.ready)
+            if bench is not None:
+                self.server.spawn(bench.aclose())
+            bench = Workbench.open(project.workspace, index=project.index, ready=project.ready, settings=settings)
             self.bridge.attach(bench.proposals)
             self._benches[project.root] = bench
+        else:
+            bench.use_mcp_servers(settings.mcp_servers)
         return bench
 
-    def schemas(self, mode: str | None = None) -> list[dict[str, Any]]:
+    def settings_changed(self) -> None:
+        """New settings: each workbench's MCP servers follow `mcpServers` (the ones whose
+        entry changed or went away stop; new ones start on first use)."""
+        for bench in self._benches.values():
+            bench.use_mcp_servers(self.server.settings.mcp_servers)
+
+    async def schemas(self, mode: str | None = None) -> list[dict[str, Any]]:
         """The `agent/tools` entries for a mode (default: the settings'), checked against
-        the first workspace folder when there is one."""
+        the first workspace folder when there is one (its MCP servers started first)."""
         permissions = PermissionSet.for_mode(mode or self.server.settings.mode)
         if not self.server.projects:
             return default_registry().schemas(permissions)
@@ -54,7 +69,9 @@ class Toolbox:
         ctx = ToolContext(
             workspace=project.workspace, permissions=permissions, settings=self.server.settings
         )
-        return self.of(project).registry.schemas(permissions, ctx)
+        bench = self.of(project)
+        await bench.prepare_tools()
+        return bench.registry.schemas(permissions, ctx)
 
     async def execute(
         self, project: Project, name: str, raw_input: Any, mode: str | None = None
@@ -78,6 +95,10 @@ class Toolbox:
     def cancel_calls(self) -> None:
         for ctx in list(self._calls.values()):
             ctx.cancel.set()
+
+    async def aclose(self) -> None:
+        """Stop every workbench's MCP servers."""
+        await asyncio.gather(*(bench.aclose() for bench in self._benches.values()))
 
     # --- proposals ---------------------------------------------------------------------
     def proposals(self, run_id: str | None = None) -> list[dict[str, Any]]:

@@ -162,7 +162,7 @@ class Tool(ABC):
     """One tool. Subclasses set the class attributes and implement `execute`."""
 
     name: ClassVar[str]
-    category: ClassVar[str]  # filesystem | git | shell | code | knowledge | web | system
+    category: ClassVar[str]  # filesystem | git | shell | code | knowledge | web | system | mcp
     permissions: ClassVar[frozenset[Permission]] = frozenset()
     Input: ClassVar[type[BaseModel]]
     Output: ClassVar[type[BaseModel]]

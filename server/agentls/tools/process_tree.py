@@ -113,6 +113,12 @@ def tree_pids(root: int, marker: str) -> set[int]:
     return {pid for pid in found if pid != me and table[pid][0] not in ("Z", "X")}
 
 
+def marked_children(marker: str) -> list[int]:
+    """This process's live children that carry `marker` (started with MARKER_VAR=marker)."""
+    me = os.getpid()
+    return sorted(pid for pid in tree_pids(-1, marker) if (info := _stat(pid)) is not None and info[1] == me)
+
+
 def _signal_all(pids: set[int], sig: int) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):

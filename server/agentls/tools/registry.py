@@ -3,7 +3,10 @@
 `default_registry()` discovers the built-in tools: each category package
 (`agentls.tools.<category>`) lists its tool classes explicitly in `TOOLS`. A category
 package that is missing or fails to import is logged and skipped, so one broken category
-never takes the others down. Must not know: any particular tool, the agent, LSP.
+never takes the others down. Tools that come and go with settings (the MCP servers' tools)
+come from a `ToolSource` added with `add_source`: the registry asks it for the tools whose
+names start with its prefix, after its own. Must not know: any particular tool or source,
+the agent, LSP.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import builtins
 import importlib
 import logging
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from agentls.tools.base import Tool, ToolContext
 from agentls.tools.permissions import PermissionSet
@@ -23,11 +26,26 @@ log = logging.getLogger(__name__)
 CATEGORIES: tuple[str, ...] = ("filesystem", "git", "shell", "code", "knowledge", "web", "system")
 
 
+class ToolSource(Protocol):
+    """Tools the registry does not hold itself, named `<prefix>…`."""
+
+    prefix: str
+
+    def tools(self) -> builtins.list[Tool]:
+        """The tools now (listing may start what provides them: bounded)."""
+        ...
+
+    def tool(self, name: str) -> Tool | None:
+        """The tool `name`, or None."""
+        ...
+
+
 class ToolRegistry:
-    """Tools by name. Registration order is listing order."""
+    """Tools by name. Registration order is listing order; a source's tools come after."""
 
     def __init__(self, tools: Iterable[type[Tool] | Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
+        self._sources: builtins.list[ToolSource] = []
         self._schemas: dict[str, dict[str, Any]] = {}
         #: Problems met while discovering tools (category failed to import, bad entry, ...).
         self.problems: builtins.list[str] = []
@@ -47,24 +65,36 @@ class ToolRegistry:
         self._tools[name] = instance
         return instance
 
+    def add_source(self, source: ToolSource) -> None:
+        """List `source`'s tools after the registry's own; a name both have is the registry's."""
+        self._sources.append(source)
+
     def get(self, name: str) -> Tool | None:
-        return self._tools.get(name)
+        found = self._tools.get(name)
+        if found is None and isinstance(name, str):
+            for source in self._sources:
+                if name.startswith(source.prefix) and (found := source.tool(name)) is not None:
+                    break
+        return found
 
     def list(self) -> list[Tool]:
-        return list(self._tools.values())
+        out = list(self._tools.values())
+        for source in self._sources:
+            out.extend(t for t in source.tools() if t.name not in self._tools)
+        return out
 
     @property
     def names(self) -> builtins.list[str]:
-        return list(self._tools)
+        return [t.name for t in self.list()]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._tools
+        return isinstance(name, str) and self.get(name) is not None
 
     def __iter__(self) -> Iterator[Tool]:
         return iter(self.list())
 
     def __len__(self) -> int:
-        return len(self._tools)
+        return len(self.list())
 
     def availability(
         self, tool: Tool, permissions: PermissionSet | None = None, ctx: ToolContext | None = None
@@ -87,18 +117,22 @@ class ToolRegistry:
         self, permissions: PermissionSet | None = None, ctx: ToolContext | None = None
     ) -> builtins.list[Tool]:
         """The tools a run with these permissions is offered."""
-        return [t for t in self._tools.values() if self.availability(t, permissions, ctx)[0]]
+        return [t for t in self.list() if self.availability(t, permissions, ctx)[0]]
 
     def schemas(
         self, permissions: PermissionSet | None = None, ctx: ToolContext | None = None
     ) -> builtins.list[dict[str, Any]]:
         """The `agent/tools` entries: schema, permissions, version, enabled, disabledReason."""
         out: builtins.list[dict[str, Any]] = []
-        for name, tool in self._tools.items():
-            if name not in self._schemas:
-                self._schemas[name] = tool.schema()
+        for tool in self.list():
+            own = self._tools.get(tool.name) is tool
+            schema = self._schemas.get(tool.name) if own else None
+            if schema is None:
+                schema = tool.schema()
+                if own:
+                    self._schemas[tool.name] = schema
             ok, reason = self.availability(tool, permissions, ctx)
-            out.append({**self._schemas[name], "enabled": ok, "disabledReason": reason})
+            out.append({**schema, "enabled": ok, "disabledReason": reason})
         return out
 
 

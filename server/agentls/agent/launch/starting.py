@@ -4,7 +4,7 @@ It checks the request, makes the run's one id, its `RunSettings`, its trace
 (`.agentls/runs/<runId>.json`: the run's events, and its proposals from the workbench's
 store), the `Agent` over the workbench's tools, and the task that drives it on the running
 loop: the front end's `prelude` (say, starting its progress), a bounded, cancellable wait
-for the workbench's first index, the agent's run, then the `on_end` callbacks and, when
+for the workbench's first index and for its MCP servers to list their tools, the agent's run, then the `on_end` callbacks and, when
 asked, closing the model. Every event goes to the trace first, then to each listener, on
 the loop's thread, in order.
 
@@ -117,6 +117,7 @@ class RunHandle:
             if prelude is not None:
                 await prelude(self)
             await self._index_ready()
+            await self.bench.prepare_tools(agent.tool_context.cancel)
             await agent.run(self.goal, self.request.editor)
         except asyncio.CancelledError:
             agent.cancel()

@@ -7,12 +7,19 @@ event set once it is built. Memory is not kept here: a run opens it when a compo
 needs it and closes it at its end.
 
 `Workbench.indexed` opens a folder's workbench with its index built in a background thread
-(a front end that keeps no index of its own: `agentls mcp`).
+(a front end that keeps no index of its own: `agentls mcp`, `agentls acp`).
 
 A one-off call (`agent/executeTool`, `agentls tool`, MCP's `tools/call`) gets its own id
 (`tool-…`) as its run id, so its proposals flow like a run's: `call_context` makes its
 ToolContext, `call` waits (bounded) for the first index and runs it, closing what the call
-opened. Must not know: any front end, how a proposal reaches a user.
+opened.
+
+The MCP servers of the `mcpServers` setting (DESIGN §10) are the workbench's too: its
+registry lists their tools through an `McpProvider`. They start on first use; a front end
+on an event loop awaits `prepare_tools()` before it lists tools (a run does so itself),
+swaps the servers with `use_mcp_servers()` when its settings change, and calls `close()`
+(or `aclose()`) when it is done with the workbench: that stops every server.
+Must not know: any front end, how a proposal reaches a user.
 """
 
 from __future__ import annotations
@@ -21,14 +28,16 @@ import asyncio
 import contextlib
 import logging
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentls.settings import Settings
+from agentls.settings import McpServerConfig, Settings
 from agentls.tools.audit import AuditLog
-from agentls.tools.base import ToolContext
+from agentls.tools.base import CancelEvent, ToolContext
 from agentls.tools.executor import ToolExecutor, ToolResult
+from agentls.tools.mcp import McpProvider
 from agentls.tools.permissions import Approval, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
@@ -52,6 +61,7 @@ class Workbench:
     proposals: ProposalStore
     index: WorkspaceIndex | None = None
     ready: threading.Event | None = None  # set once `index` is built; None: nothing to wait for
+    mcp: McpProvider | None = field(default=None, repr=False)
 
     @classmethod
     def open(
@@ -60,10 +70,33 @@ class Workbench:
         *,
         index: WorkspaceIndex | None = None,
         ready: threading.Event | None = None,
+        settings: Settings | None = None,
     ) -> Workbench:
+        """The workbench of `workspace`; `settings`: its `mcpServers` join the registry."""
         registry = default_registry()
+        mcp = McpProvider(workspace.root, settings.mcp_servers if settings is not None else {})
+        registry.add_source(mcp)
         executor = ToolExecutor(registry, AuditLog.for_workspace(workspace.root))
-        return cls(workspace, registry, executor, ProposalStore(workspace), index, ready)
+        return cls(workspace, registry, executor, ProposalStore(workspace), index, ready, mcp)
+
+    def use_mcp_servers(self, servers: Mapping[str, McpServerConfig]) -> None:
+        """The MCP servers from now on (an unchanged entry keeps running; see McpProvider)."""
+        if self.mcp is not None:
+            self.mcp.configure(servers)
+
+    async def prepare_tools(self, cancel: CancelEvent | None = None) -> None:
+        """Start the MCP servers not started yet and wait (bounded; `cancel` stops the wait)
+        until each lists its tools or failed, so a listing on the loop need not wait."""
+        if self.mcp is not None:
+            await self.mcp.prepare(cancel)
+
+    def close(self) -> None:
+        """Stop the MCP servers (bounded). The workbench's other parts need no closing."""
+        if self.mcp is not None:
+            self.mcp.close()
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self.close)
 
     @classmethod
     def indexed(cls, root: str | Path, settings: Settings) -> Workbench:
@@ -85,7 +118,7 @@ class Workbench:
                 ready.set()
 
         threading.Thread(target=build, name="workbench-index", daemon=True).start()
-        return cls.open(workspace, index=index, ready=ready)
+        return cls.open(workspace, index=index, ready=ready, settings=settings)
 
     def call_context(self, *, mode: str, approval: Approval, settings: Settings) -> ToolContext:
         """The context of one tool call in `mode` with `approval` (its own `tool-…` id)."""

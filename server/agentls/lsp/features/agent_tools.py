@@ -1,5 +1,6 @@
 """`agent/tools {}` → `{tools: [{name, description, category, inputSchema, outputSchema,
-permissions, enabled, disabledReason}]}` for the mode in the settings."""
+permissions, enabled, disabledReason}]}` for the mode in the settings (the MCP servers of
+`mcpServers` are started first, off the loop and bounded: their tools are listed too)."""
 
 from __future__ import annotations
 
@@ -13,5 +14,5 @@ METHOD = "agent/tools"
 
 def register(server: AgentLanguageServer) -> None:
     @server.feature(METHOD)
-    def agent_tools(ls: AgentLanguageServer, params: Any) -> dict[str, Any]:
-        return {"tools": RunManager.of(ls).tools.schemas()}
+    async def agent_tools(ls: AgentLanguageServer, params: Any) -> dict[str, Any]:
+        return {"tools": await RunManager.of(ls).tools.schemas()}

@@ -25,6 +25,7 @@ from lsprotocol import types as lsp
 
 from agentls.lsp.convert import uri_to_path
 from agentls.lsp.language_server import AgentLanguageServer, Project
+from agentls.lsp.runs import RunManager
 from agentls.settings import parse_settings
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,9 @@ def _apply_settings(ls: AgentLanguageServer, raw: Any, source: str) -> None:
     ls.settings = settings
     for problem in problems:
         ls.show(f"agentls ({source}): {problem}")
+    manager = ls.attached_if_made(RunManager)
+    if manager is not None:  # workbenches made already follow a changed mcpServers
+        manager.tools.settings_changed()
 
 
 def _withdraw_navigation(ls: AgentLanguageServer) -> None:
