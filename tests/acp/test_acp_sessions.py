@@ -5,6 +5,8 @@ modes and the approval option, a shell command asked about before it runs, bad p
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 from tests.acp.harness import call, drive, plan, responses, updates
@@ -204,3 +206,54 @@ def test_a_spent_budget_is_max_turn_requests_and_a_failed_run_says_failed(tmp_pa
     )  # fmt: skip
     assert [r["result"]["stopReason"] for r in responses(out, "prompt")] == ["end_turn"]
     assert updates(out, "agent_message_chunk")[-1]["content"]["text"].startswith("Failed: ")
+
+
+def test_the_sessions_mcp_servers_are_its_tools(tmp_path: Path) -> None:
+    root = _workspace(tmp_path)
+    server = Path(__file__).resolve().parents[1] / "tools" / "mcp" / "pyserver.py"
+    script = [
+        plan("Add"),
+        call("mcp__calc__add", {"a": 2, "b": 3}, 1),
+        call("finish", {"summary": "2 + 3 is 5"}, 2),
+        plan(),
+    ]
+    stdio = {"name": "calc", "command": sys.executable, "args": [str(server)],
+             "env": [{"name": "PYTHONPATH", "value": os.pathsep.join(sys.path)}]}  # fmt: skip
+    out, requests = drive(
+        tmp_path, script,
+        [{"op": "initialize"}, {"op": "new", "cwd": str(root), "mcpServers": [stdio]},
+         {"op": "prompt", "text": "Use the calc MCP server to add 2 and 3"}],
+        flags=("--mode", "full", "--approve", "auto"),
+    )  # fmt: skip
+    offered = {t["function"]["name"] for r in requests if r.get("tools") for t in r["tools"]}
+    assert "mcp__calc__add" in offered
+    result = next(m["content"] for r in requests for m in r["messages"] if m["role"] == "tool")
+    assert '"ok": true' in result and "5" in result
+    started = updates(out, "tool_call")
+    assert [(u["toolCallId"], u["kind"]) for u in started] == [("call_1", "other")]
+
+
+def test_an_mcp_tool_under_ask_is_asked_about_and_a_refusal_calls_nothing(tmp_path: Path) -> None:
+    root = _workspace(tmp_path)
+    server = Path(__file__).resolve().parents[1] / "tools" / "mcp" / "pyserver.py"
+    calls = tmp_path / "calls.log"
+    script = [
+        plan("Add"),
+        call("mcp__calc__add", {"a": 2, "b": 3}, 1),
+        call("finish", {"summary": "refused"}, 2),
+        plan(),
+    ]
+    stdio = {"name": "calc", "command": sys.executable, "args": [str(server)],
+             "env": [{"name": "PYTHONPATH", "value": os.pathsep.join(sys.path)},
+                     {"name": "CALL_LOG", "value": str(calls)}]}  # fmt: skip
+    out, requests = drive(
+        tmp_path, script,
+        [{"op": "initialize"}, {"op": "new", "cwd": str(root), "mcpServers": [stdio]},
+         {"op": "prompt", "text": "Use the calc MCP server to add 2 and 3"}],
+        permissions=["reject_once"], flags=("--mode", "full", "--approve", "ask"),
+    )  # fmt: skip
+    asked = [e for e in out["log"] if e["type"] == "permission"]
+    assert len(asked) == 1 and asked[0]["request"]["toolCall"]["title"].startswith("mcp__calc__add(")
+    assert not calls.exists()  # the server was never called
+    told = next(m["content"] for r in requests for m in r["messages"] if m["role"] == "tool")
+    assert "was not run" in told

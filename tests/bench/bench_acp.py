@@ -111,15 +111,16 @@ def lsp_runs(ws: Path, settings: dict[str, Any], goals: list[str]) -> list[dict[
         for goal in goals:
             start = time.monotonic()
             run_id = client.result("agent/run", {"goal": goal, "mode": "dev", "approval": "never"}, timeout=60)["runId"]
-            first = None
-            while True:
-                found = client.wait_for(
-                    lambda m, run_id=run_id: m.label == "notification" and m.method == "agent/event" and m.body.get("runId") == run_id,
-                    timeout=900, what="the run's events",
-                )  # fmt: skip
-                first = first if first is not None else time.monotonic() - start
-                if found.body.get("kind") == "finished":
-                    break
+            client.wait_for(
+                lambda m, run_id=run_id: m.label == "notification" and m.method == "agent/event"
+                and m.body.get("runId") == run_id, timeout=900, what="the run's first event",
+            )  # fmt: skip
+            first = time.monotonic() - start  # (wait_for returns as the message is read)
+            client.wait_for(
+                lambda m, run_id=run_id: m.label == "notification" and m.method == "agent/event"
+                and m.body.get("runId") == run_id and m.body.get("kind") == "finished",
+                timeout=900, what="the run's end",
+            )  # fmt: skip
             rows.append({"goal": goal, "first_update_s": round(first, 3), "end_s": round(time.monotonic() - start, 3)})
             print(json.dumps(rows[-1]), file=sys.stderr)
     finally:

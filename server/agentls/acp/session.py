@@ -6,7 +6,8 @@ does (`agent.launch.start_run`, with the session, so the run sees the earlier on
 recorded in it), streams the run's events as `session/update`s in order through one
 sender (updates.py), and answers with the stop reason once every update is out. Under
 approval `ask` each proposal is put to the user with `session/request_permission` (its
-diff on the step that made it) and each shell command before it runs (the run's tool gate);
+diff on the step that made it) and each shell command or MCP tool call before it runs (the
+run's tool gate);
 the decision resolves the proposal, applied through the client's `fs/write_text_file`
 where it offers it. `cancel` ends the run (stop reason `cancelled`); `set_mode` changes the
 permissions from the next tool call.
@@ -40,6 +41,8 @@ from agentls.tools.proposals.store import Decision
 log = logging.getLogger(__name__)
 
 ATTACHED_CHARS = 20_000
+#: The tool categories whose calls are asked about before they run (under `ask`).
+ASKED_FIRST = frozenset({"shell", "mcp"})
 _STOP = object()  # the sender's end
 
 
@@ -199,13 +202,17 @@ class AcpSession:
 
     # --- the tool gate: a shell command under `ask` is asked about first -----------------
     def _gate(self, tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> str | None:
-        if tool.category != "shell" or approval_for(self.mode, ctx.approval).approval != "ask":
+        """A shell command, or an MCP server's tool (whose effects nobody here can see or
+        undo), is asked about before it runs under approval `ask`."""
+        if tool.category not in ASKED_FIRST or approval_for(self.mode, ctx.approval).approval != "ask":
             return None
         call_id = self._current[0] if self._current is not None else f"gate-{tool.name}"
-        command = arguments.get("command") or tool.name
+        if tool.category == "shell":
+            title, kind = f"Run: {arguments.get('command') or tool.name}", "execute"
+        else:
+            title, kind = updates.call_title(tool.name, arguments), "other"
         asked = ToolCallUpdate(
-            tool_call_id=call_id, title=f"Run: {command}", kind="execute", status="pending",
-            raw_input=arguments,
+            tool_call_id=call_id, title=title, kind=kind, status="pending", raw_input=arguments,
         )  # fmt: skip
         future = asyncio.run_coroutine_threadsafe(self.asking.ask(tool.name, asked), self._loop)
         deadline = self.settings.proposal_timeout_s

@@ -90,7 +90,7 @@ def locations(arguments: dict[str, Any], root: Path) -> list[ToolCallLocation]:
     return found
 
 
-def _title(name: str, arguments: dict[str, Any]) -> str:
+def call_title(name: str, arguments: dict[str, Any]) -> str:
     shown = ", ".join(
         f"{k}={json.dumps(v, ensure_ascii=False)[:60]}" for k, v in list(arguments.items())[:3]
     )
@@ -103,7 +103,7 @@ def tool_started(data: dict[str, Any], registry: ToolRegistry, root: Path) -> To
     name = str(data.get("name"))
     return start_tool_call(
         str(data.get("id")),
-        _title(name, arguments),
+        call_title(name, arguments),
         kind=tool_kind(name, registry),
         status="in_progress",
         locations=locations(arguments, root),
