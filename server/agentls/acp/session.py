@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from acp.schema import StopReason, ToolCallUpdate
+from acp.schema import StopReason, ToolCallUpdate, ToolKind
 
 from acp import RequestError, text_block, update_agent_thought, update_user_message
 from agentls.acp import updates
@@ -207,6 +207,7 @@ class AcpSession:
         if tool.category not in ASKED_FIRST or approval_for(self.mode, ctx.approval).approval != "ask":
             return None
         call_id = self._current[0] if self._current is not None else f"gate-{tool.name}"
+        kind: ToolKind
         if tool.category == "shell":
             title, kind = f"Run: {arguments.get('command') or tool.name}", "execute"
         else:
