@@ -60,3 +60,21 @@ def updates(out: dict[str, Any], kind: str | None = None) -> list[dict[str, Any]
 
 def responses(out: dict[str, Any], op: str) -> list[dict[str, Any]]:
     return [e for e in out["log"] if e["type"] == "response" and e["op"] == op]
+
+
+def workspace(tmp_path: Path) -> Path:
+    """A one-file workspace: app.py's main returns 1."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "app.py").write_text("def main():\n    return 1\n", "utf-8")
+    return root
+
+
+def one_edit(summary: str = "main now returns 2") -> list[dict[str, Any]]:
+    """The model's turns for one edit of app.py (return 1 → return 2), then finish."""
+    return [
+        plan("Make main return 2"),
+        call("edit_file", {"path": "app.py", "old": "return 1", "new": "return 2"}, 1),
+        call("finish", {"summary": summary}, 2),
+        plan(),
+    ]

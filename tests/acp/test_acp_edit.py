@@ -5,24 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.acp.harness import call, drive, plan, responses, updates
-
-
-def _workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "app.py").write_text("def main():\n    return 1\n", "utf-8")
-    return root
+from tests.acp.harness import call, drive, one_edit, plan, responses, updates, workspace
 
 
 def test_an_allowed_edit_is_applied_through_the_client(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
-    script = [
-        plan("Make main return 2"),
-        call("edit_file", {"path": "app.py", "old": "return 1", "new": "return 2"}, 1),
-        call("finish", {"summary": "main now returns 2"}, 2),
-        plan(),
-    ]
+    root = workspace(tmp_path)
+    script = one_edit("main now returns 2")
     caps = {"fs": {"readTextFile": True, "writeTextFile": True}}
     out, requests = drive(
         tmp_path, script,
@@ -67,13 +55,8 @@ def _two_edits() -> list[dict[str, object]]:
 
 
 def test_a_rejected_edit_is_not_applied_and_the_model_is_told(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
-    script = [
-        plan("Make main return 2"),
-        call("edit_file", {"path": "app.py", "old": "return 1", "new": "return 2"}, 1),
-        call("finish", {"summary": "the user rejected the change"}, 2),
-        plan(),
-    ]
+    root = workspace(tmp_path)
+    script = one_edit("the user rejected the change")
     out, requests = drive(
         tmp_path, script,
         [{"op": "initialize"}, {"op": "new", "cwd": str(root)}, {"op": "prompt", "text": "Make main in app.py return 2"}],
@@ -89,7 +72,7 @@ def test_a_rejected_edit_is_not_applied_and_the_model_is_told(tmp_path: Path) ->
 
 
 def test_allow_always_holds_for_the_tool_for_the_rest_of_the_session(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     out, _ = drive(
         tmp_path, _two_edits(),
         [{"op": "initialize"}, {"op": "new", "cwd": str(root)}, {"op": "prompt", "text": "Rename main in app.py to start and make it return 2"}],
@@ -100,7 +83,7 @@ def test_allow_always_holds_for_the_tool_for_the_rest_of_the_session(tmp_path: P
 
 
 def test_reject_always_refuses_the_next_edit_without_asking(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     out, requests = drive(
         tmp_path, _two_edits(),
         [{"op": "initialize"}, {"op": "new", "cwd": str(root)}, {"op": "prompt", "text": "Rename main in app.py to start and make it return 2"}],
@@ -113,13 +96,8 @@ def test_reject_always_refuses_the_next_edit_without_asking(tmp_path: Path) -> N
 
 
 def test_without_fs_capabilities_edits_go_to_disk_and_no_fs_method_is_called(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
-    script = [
-        plan("Make main return 2"),
-        call("edit_file", {"path": "app.py", "old": "return 1", "new": "return 2"}, 1),
-        call("finish", {"summary": "main now returns 2"}, 2),
-        plan(),
-    ]
+    root = workspace(tmp_path)
+    script = one_edit("main now returns 2")
     out, _ = drive(
         tmp_path, script,
         [{"op": "initialize"}, {"op": "new", "cwd": str(root)}, {"op": "prompt", "text": "Make main in app.py return 2"}],
@@ -130,7 +108,7 @@ def test_without_fs_capabilities_edits_go_to_disk_and_no_fs_method_is_called(tmp
 
 
 def test_reads_see_the_editors_unsaved_text(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     unsaved = "def main():\n    return 41  # unsaved\n"
     script = [
         plan("Read app.py"),

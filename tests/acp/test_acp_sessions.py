@@ -9,20 +9,14 @@ import os
 import sys
 from pathlib import Path
 
-from tests.acp.harness import call, drive, plan, responses, updates
+from tests.acp.harness import call, drive, one_edit, plan, responses, updates, workspace
 
 FS = {"fs": {"readTextFile": True, "writeTextFile": True}}
 
 
-def _workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "app.py").write_text("def main():\n    return 1\n", "utf-8")
-    return root
-
 
 def test_cancel_mid_run_ends_the_prompt_cancelled(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     script = [
         plan("Read app.py"),
         call("read_file", {"path": "app.py"}, 1),
@@ -41,13 +35,8 @@ def test_cancel_mid_run_ends_the_prompt_cancelled(tmp_path: Path) -> None:
 
 
 def test_cancel_while_a_permission_is_asked_rejects_the_edit(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
-    script = [
-        plan("Make main return 2"),
-        call("edit_file", {"path": "app.py", "old": "return 1", "new": "return 2"}, 1),
-        call("finish", {"summary": "x"}, 2),
-        plan(),
-    ]
+    root = workspace(tmp_path)
+    script = one_edit("x")
     out, _ = drive(
         tmp_path, script,
         [{"op": "initialize"}, {"op": "new", "cwd": str(root)},
@@ -60,7 +49,7 @@ def test_cancel_while_a_permission_is_asked_rejects_the_edit(tmp_path: Path) -> 
 
 
 def test_a_follow_up_prompt_sees_the_first_and_load_replays_the_session(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     script = [
         plan("Read app.py"),
         call("read_file", {"path": "app.py"}, 1),
@@ -103,7 +92,7 @@ def test_a_follow_up_prompt_sees_the_first_and_load_replays_the_session(tmp_path
 
 
 def test_unknown_sessions_and_bad_params_are_invalid_params(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     out, _ = drive(
         tmp_path, [],
         [{"op": "initialize"},
@@ -122,13 +111,8 @@ def test_unknown_sessions_and_bad_params_are_invalid_params(tmp_path: Path) -> N
 
 
 def test_modes_and_the_approval_option(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
-    script = [
-        plan("Make main return 2"),
-        call("edit_file", {"path": "app.py", "old": "return 1", "new": "return 2"}, 1),
-        call("finish", {"summary": "main now returns 2"}, 2),
-        plan(),
-    ]
+    root = workspace(tmp_path)
+    script = one_edit("main now returns 2")
     out, requests = drive(
         tmp_path, script,
         [{"op": "initialize"}, {"op": "new", "cwd": str(root)},
@@ -147,7 +131,7 @@ def test_modes_and_the_approval_option(tmp_path: Path) -> None:
 
 
 def test_read_only_mode_offers_no_write_tool(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     script = [plan("Answer"), call("finish", {"summary": "nothing to do"}, 1), plan()]
     out, requests = drive(
         tmp_path, script,
@@ -159,7 +143,7 @@ def test_read_only_mode_offers_no_write_tool(tmp_path: Path) -> None:
 
 
 def test_a_shell_command_under_ask_is_asked_about_before_it_runs(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     script = [
         plan("Run it"),
         call("run_command", {"command": "touch ran.txt"}, 1),
@@ -182,7 +166,7 @@ def test_a_shell_command_under_ask_is_asked_about_before_it_runs(tmp_path: Path)
 
 
 def test_a_spent_budget_is_max_turn_requests_and_a_failed_run_says_failed(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     spent = [
         plan("Read app.py"),
         call("read_file", {"path": "app.py"}, 1),
@@ -209,7 +193,7 @@ def test_a_spent_budget_is_max_turn_requests_and_a_failed_run_says_failed(tmp_pa
 
 
 def test_the_sessions_mcp_servers_are_its_tools(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     server = Path(__file__).resolve().parents[1] / "tools" / "mcp" / "pyserver.py"
     script = [
         plan("Add"),
@@ -234,7 +218,7 @@ def test_the_sessions_mcp_servers_are_its_tools(tmp_path: Path) -> None:
 
 
 def test_an_mcp_tool_under_ask_is_asked_about_and_a_refusal_calls_nothing(tmp_path: Path) -> None:
-    root = _workspace(tmp_path)
+    root = workspace(tmp_path)
     server = Path(__file__).resolve().parents[1] / "tools" / "mcp" / "pyserver.py"
     calls = tmp_path / "calls.log"
     script = [

@@ -31,13 +31,11 @@ from acp.schema import ClientCapabilities  # noqa: E402
 from tests.llm.fake_openai import FakeOpenAIServer  # noqa: E402
 from tests.lsp.stdio_client import StdioClient  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_first_output import GOALS  # noqa: E402  (the same one-line goals)
+
 from acp import spawn_agent_process, text_block  # noqa: E402
 
-GOALS = [
-    "Change TAX_RATE in src/shop/pricing.py to 0.25",
-    "Add a docstring to the Cart class in src/shop/cart.py",
-    "Make price_with_tax round to 3 decimal places",
-]
 #: The scripted model only reads and answers: questions, so that no check asks for more.
 QUESTIONS = [
     "What is TAX_RATE in src/shop/pricing.py?",
