@@ -19,7 +19,7 @@ import contextlib
 import copy
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Coroutine
 from typing import Any
 
 from agentls.tools.proposals import Proposal, write_atomically
@@ -51,16 +51,13 @@ class ClientFiles:
         self.can_write = can_write
         self._loop_thread = threading.get_ident()
 
-    def _call(self, make: Callable[[], Awaitable[Any]]) -> Any:
-        """Run a client call from a worker thread and wait for it (TimeoutError, or the
+    def _call(self, request: Coroutine[Any, Any, Any]) -> Any:
+        """Run a client request from a worker thread and wait for it (TimeoutError, or the
         client's error)."""
         if threading.get_ident() == self._loop_thread or self.loop.is_closed():
+            request.close()
             raise RuntimeError("a client call cannot wait on the connection's own loop")
-
-        async def call() -> Any:
-            return await make()
-
-        future = asyncio.run_coroutine_threadsafe(call(), self.loop)
+        future = asyncio.run_coroutine_threadsafe(request, self.loop)
         try:
             return future.result(CLIENT_TIMEOUT_S)
         except BaseException:
@@ -73,7 +70,7 @@ class ClientFiles:
             return None
         path = str(self.workspace.root / rel)
         try:
-            answer = self._call(lambda: self.conn.read_text_file(session_id=self.session_id, path=path))
+            answer = self._call(self.conn.read_text_file(session_id=self.session_id, path=path))
         except Exception as exc:  # no such file, a client error, no answer: the disk decides
             log.debug("fs/read_text_file %s: %s", path, exc)
             return None
@@ -102,10 +99,7 @@ class ClientFiles:
             self.workspace.open(rel, content)
 
     def _write(self, path: str, content: str) -> None:
-        async def write() -> Any:
-            return await self.conn.write_text_file(session_id=self.session_id, path=path, content=content)
-
-        self._call(write)
+        self._call(self.conn.write_text_file(session_id=self.session_id, path=path, content=content))
 
     def _writable(self, data: bytes) -> bool:
         if not self.can_write or threading.get_ident() == self._loop_thread:

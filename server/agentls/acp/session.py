@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -216,15 +217,16 @@ class AcpSession:
             tool_call_id=call_id, title=title, kind=kind, status="pending", raw_input=arguments,
         )  # fmt: skip
         future = asyncio.run_coroutine_threadsafe(self.asking.ask(tool.name, asked), self._loop)
-        deadline = self.settings.proposal_timeout_s
-        waited = 0.0
-        while not future.done():
-            if ctx.cancel.is_set() or waited >= deadline:
-                future.cancel()
-                return "the run was cancelled" if ctx.cancel.is_set() else "no answer in time"
-            with contextlib.suppress(TimeoutError):
-                future.result(0.2)
-            waited += 0.2
+        woken = threading.Event()  # the answer, or the run's cancel: nothing polls
+        future.add_done_callback(lambda _: woken.set())
+        unsubscribe = ctx.cancel.subscribe(woken.set)
+        try:
+            woken.wait(self.settings.proposal_timeout_s)
+        finally:
+            unsubscribe()
+        if not future.done() or future.cancelled():
+            future.cancel()
+            return "the run was cancelled" if ctx.cancel.is_set() else "no answer in time"
         answer = future.result()
         return None if answer.allowed else answer.why
 
