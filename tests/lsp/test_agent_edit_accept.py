@@ -22,7 +22,15 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.agent.conftest import act, finish, plan
 from tests.llm.fake_openai import FakeOpenAIServer
-from tests.lsp.agent_harness import APP, Seen, attach, configure, make_workspace, request, wait_until
+from tests.lsp.agent_harness import (
+    APP,
+    Seen,
+    attach,
+    configure,
+    make_workspace,
+    request,
+    wait_until,
+)
 from tests.lsp.conftest import SERVER
 
 ROOT: Path

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.tools.conftest import MakeCtx
 
 from agentls.settings import Settings, parse_settings
 from agentls.tools.audit import AuditLog
@@ -19,7 +20,6 @@ from agentls.tools.executor import ToolExecutor
 from agentls.tools.filesystem import TOOLS as FILESYSTEM_TOOLS
 from agentls.tools.registry import ToolRegistry
 from agentls.tools.system import TOOLS as SYSTEM_TOOLS
-from tests.tools.conftest import MakeCtx
 
 
 def rules(allow: dict[str, Any], deny: dict[str, Any] | None = None, **more: Any) -> Settings:
