@@ -66,6 +66,7 @@ def test_e_opens_the_proposed_text_in_the_editor_and_the_users_version_lands(tmp
         out, _ = proc.communicate(timeout=60)
     finally:
         os.close(master)
+        proc.kill()  # (a no-op once it exited; a failed test leaves no process behind)
     result = json.loads(out)
     assert (root / "app.py").read_text("utf-8") == USERS
     copy = Path(opened.read_text("utf-8"))
@@ -90,6 +91,7 @@ def test_without_an_editor_the_review_says_so_and_asks_again(tmp_path: Path) -> 
         out, _ = proc.communicate(timeout=60)
     finally:
         os.close(master)
+        proc.kill()  # (a no-op once it exited; a failed test leaves no process behind)
     assert (root / "app.py").read_text("utf-8") == "def main():\n    return 2\n"
     assert json.loads(out)["status"] == "completed"
 
@@ -103,6 +105,7 @@ def test_a_proposal_a_rule_covers_goes_ahead_without_a_question_and_deny_wins(tm
         out, _ = proc.communicate(timeout=60)  # nobody answers anything
     finally:
         os.close(master)
+        proc.kill()  # (a no-op once it exited; a failed test leaves no process behind)
     assert b"Apply this change?" not in seen
     assert (root / "app.py").read_text("utf-8") == "def main():\n    return 2\n"
     result = json.loads(out)
@@ -120,4 +123,5 @@ def test_a_proposal_a_rule_covers_goes_ahead_without_a_question_and_deny_wins(tm
         proc.communicate(timeout=60)
     finally:
         os.close(master)
+        proc.kill()  # (a no-op once it exited; a failed test leaves no process behind)
     assert (root / "app.py").read_text("utf-8") == "def main():\n    return 1\n"

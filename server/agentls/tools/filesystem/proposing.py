@@ -131,8 +131,8 @@ def _message(proposal: Proposal, approval: str, waited_out: bool, ctx: ToolConte
     if proposal.status == "applied" and proposal.edited_paths:
         said = f" The user said: {proposal.comment}." if proposal.comment else ""
         return (
-            f"Applied with the user's changes: {proposal.path} holds the user's version, not "
-            f"exactly yours; build on it as it is.{said} {proposal.note or ''}"
+            f"Applied with the user's changes to {proposal.path}: build on the file as it now "
+            f"is.{said} {proposal.note or ''}"
         )
     if proposal.status == "applied":
         return (

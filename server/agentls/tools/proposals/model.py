@@ -198,10 +198,9 @@ class Proposal:
             return ""
         if len(diffs) > _LEFT_OUT_CHARS:
             diffs = diffs[:_LEFT_OUT_CHARS] + "\n[… cut]\n"
-        names = ", ".join(self.edited_paths)
         return (
-            f"The user changed your proposal before applying it; {names} now hold(s) the "
-            f"user's version. From what you proposed to what was applied:\n{diffs}"
+            "The user changed your proposal before applying it; from what you proposed to "
+            f"what was applied:\n{diffs}"
         )
 
     def left_out(self) -> list[Hunk]:
