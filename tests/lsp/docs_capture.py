@@ -126,6 +126,17 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     client.wait_for(lambda m: m.method == "agent/proposal" and m.body["id"] == undo["proposalId"], what="the undo proposal")
     client.result("agent/resolveProposal", {"id": undo["proposalId"], "decision": "rejected", "comment": "not now"})
 
+    # Edit before accept: the user changes the proposed text, the editor applies theirs.
+    turns = [plan("Rename main"), act("edit_file", {"path": "app.py", "old": "def main():", "new": "def start():"}), finish("Renamed main"), plan()]
+    _configure(client, **base, model=_script(tmp, "edited", turns))
+    edited_run = client.result("agent/run", {"goal": "Rename main to start"})["runId"]
+    edited = client.wait_for(lambda m: m.method == "agent/proposal" and m.body["runId"] == edited_run, what="the proposal to edit").body
+    users = app.read_text("utf-8").replace("def main():", "def run_shop():")
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": users}]})
+    app.write_text(users, "utf-8")
+    client.result("agent/resolveProposal", {"id": edited["id"], "decision": "accepted", "content": {uri: users}})
+    client.event(edited_run, "finished")
+
     # A code action's command starts a run.
     actions = client.result("textDocument/codeAction", {
         "textDocument": {"uri": uri},
@@ -182,6 +193,7 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     client.request("agent/run", {"goal": "Go", "mode": "turbo"})
     client.request("agent/run", {"goal": "Go", "mode": "read-only", "approval": "auto"})
     client.request("agent/resolveProposal", {"id": proposal["id"], "decision": "accepted", "hunks": [7]})
+    client.request("agent/resolveProposal", {"id": edited["id"], "decision": "accepted", "content": {"file:///etc/passwd": "x"}})
     client.request("agent/undo", {"runId": "run-000000000000"})
     client.request("agent/sessions", {})
 

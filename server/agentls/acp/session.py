@@ -7,7 +7,8 @@ recorded in it), streams the run's events as `session/update`s in order through 
 sender (updates.py), and answers with the stop reason once every update is out. Under
 approval `ask` each proposal is put to the user with `session/request_permission` (its
 diff on the step that made it) and each shell command or MCP tool call before it runs (the
-run's tool gate);
+run's tool gate) — unless an auto-approve rule lets it through (DESIGN §9: the executor
+does not ask the gate, the store marks the proposal; the step says which rule);
 the decision resolves the proposal, applied through the client's `fs/write_text_file`
 where it offers it. `cancel` ends the run (stop reason `cancelled`); `set_mode` changes the
 permissions from the next tool call.
@@ -35,6 +36,7 @@ from agentls.agent.launch import RunHandle, RunRequest, RunRequestError, Workben
 from agentls.agent.sessions import Session
 from agentls.llm.base import ChatModel
 from agentls.settings import Settings
+from agentls.tools.auto_approval import call_rule
 from agentls.tools.base import Tool, ToolContext
 from agentls.tools.permissions import PermissionSet, approval_for
 from agentls.tools.proposals.store import Decision
@@ -158,7 +160,7 @@ class AcpSession:
             self._send(updates.plan([t.to_dict() for t in self.handle.state.tasks]))
         elif kind == "tool_call" and data.get("name") != "finish":
             self._current = (str(data.get("id")), str(data.get("name")))
-            self._send(updates.tool_started(data, self.bench.registry, root))
+            self._send(updates.tool_started(data, self.bench.registry, root, self._call_rule(data)))
         elif kind == "tool_result" and data.get("name") != "finish":
             self._send(updates.tool_ended(data))
         elif kind == "proposal":
@@ -176,7 +178,8 @@ class AcpSession:
             found = self.bench.proposals.get(pid)
             if found is not None:
                 self._send(updates.proposal_diff(call_id, found, self.bench.workspace.root))
-            if proposal.get("status") == "pending" and self.handle is not None and self.handle.approval == "ask":
+            asked = not proposal.get("autoApproved")  # the user's rule answers for them
+            if asked and proposal.get("status") == "pending" and self.handle is not None and self.handle.approval == "ask":
                 task = asyncio.create_task(self._decide(pid, call_id, tool))
                 self._asks.add(task)
                 task.add_done_callback(self._asks.discard)
@@ -202,6 +205,17 @@ class AcpSession:
             log.warning("proposal %s could not be resolved: %s", pid, exc)
 
     # --- the tool gate: a shell command under `ask` is asked about first -----------------
+    def _call_rule(self, data: dict[str, Any]) -> str | None:
+        """The auto-approve rule that lets this step run unasked (the executor skips the gate
+        by the same rule), shown on the step."""
+        tool = self.bench.registry.get(str(data.get("name")))
+        if tool is None or tool.category not in ASKED_FIRST or self.handle is None:
+            return None
+        arguments = data.get("arguments")
+        ctx = self.handle.agent.tool_context
+        given = arguments if isinstance(arguments, dict) else {}
+        return call_rule(ctx.settings, self.mode, ctx.approval, tool.name, given)
+
     def _gate(self, tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> str | None:
         """A shell command, or an MCP server's tool (whose effects nobody here can see or
         undo), is asked about before it runs under approval `ask`."""
