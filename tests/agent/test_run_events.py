@@ -75,6 +75,7 @@ async def test_to_dict_has_exactly_the_contract_keys(run_agent: RunAgent) -> Non
     out = await run_agent([plan("a"), finish("ok"), plan()], goal="g")
     assert out.state.to_dict() == {
         "runId": out.state.run_id,
+        "sessionId": None,  # a run started outside a session (start_run gives it one)
         "status": "completed",
         "goal": "g",
         "tasks": [{"title": "a", "status": "done"}],

@@ -42,6 +42,8 @@ class StdioClient:
 
     def __init__(self, cwd: Path, settings: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> None:
         self.settings = settings or {}  # what workspace/configuration answers
+        #: how `agent/plan` is answered: the plan as it was shown, unless a test says otherwise
+        self.plan_answer: Callable[[Any], Any] = lambda params: {"tasks": params["tasks"]}
         self.log: list[Captured] = []
         self._answers: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(1)
@@ -156,6 +158,8 @@ class StdioClient:
         elif method == "workspace/applyEdit":
             apply_on_disk(params["edit"])
             result = {"applied": True}
+        elif method == "agent/plan":  # the user's answer about a run's plan (approval plan)
+            result = self.plan_answer(params)
         self._record(Captured("client-result", method, result))
         self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
