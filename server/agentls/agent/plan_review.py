@@ -51,7 +51,8 @@ class PlanAnswer:
 
     @classmethod
     def approve(cls, tasks: list[str] | tuple[str, ...]) -> PlanAnswer:
-        return cls(_checked(list(tasks)))
+        """The tasks to run; PlanReviewError unless 1 to MAX_TASKS non-empty strings."""
+        return cls(_checked(tasks))
 
     @classmethod
     def reject(cls, comment: str | None = None) -> PlanAnswer:
@@ -81,7 +82,7 @@ class PlanAnswer:
 
 
 def _checked(tasks: Any) -> tuple[str, ...]:
-    if not isinstance(tasks, list) or not all(isinstance(t, str) for t in tasks):
+    if not isinstance(tasks, list | tuple) or not all(isinstance(t, str) for t in tasks):
         raise PlanReviewError("'tasks' must be a list of strings")
     titles = [" ".join(t.split()) for t in tasks]
     titles = [t for t in titles if t]

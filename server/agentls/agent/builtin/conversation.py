@@ -3,8 +3,9 @@ summaries and the decisions on their proposals, and the files those runs changed
 read now, so a follow-up goal ("now add a test for it") is read against what came before.
 
 Measured in tokens (characters / 4, as the history is) against a share of the model's
-context window (`SHARE`, at most `MAX_TOKENS`): the newest runs first, then the newest
-changed files, as much as fits. What is left out is said in the prompt and, once, as the
+context window (`SHARE`, at most `MAX_TOKENS`): the newest runs take up to half of it, the
+files they changed (newest first, as they read now) what is left, then older runs the
+rest. What is left out is said in the prompt and, once, as the
 run's notice (`dropped`). Offered on every turn as one user message, before the run's own
 history (it does not change during the run). Nothing when the run is the first of its
 session. Must not know: where sessions are kept, any front end, the loop's internals.
@@ -83,17 +84,18 @@ def compose(runs: tuple[dict[str, Any], ...], ctx: Any, budget_tokens: int) -> E
     """The earlier runs (newest first into the budget) and, with a ToolContext `ctx`, the
     files they changed as they read now (newest first, with what is left)."""
     t = texts("conversation")
-    left = budget_tokens
-    shown: list[str] = []
-    for offset, run in enumerate(reversed(runs)):
-        block = run_text(len(runs) - offset, run)
-        cost = estimate_tokens(block) + 1
-        if shown and cost > left:
-            break
-        shown.insert(0, block)
-        left -= cost
+    blocks = [run_text(number, run) for number, run in enumerate(runs, 1)]
+    files: list[str] = []
+    left_out: list[str] = []
+    if ctx is None:
+        shown, _ = _newest(blocks, [], budget_tokens)
+    else:  # the newest runs take up to half, the files they changed what is left, older runs the rest
+        half = budget_tokens // 2
+        shown, left = _newest(blocks, [], half)
+        files, left_out = _files(changed_files(runs), ctx, left + budget_tokens - half)
+        left += budget_tokens - half - sum(estimate_tokens(f) + 1 for f in files)
+        shown, _ = _newest(blocks, shown, left)
     dropped_runs = len(runs) - len(shown)
-    files, left_out = _files(changed_files(runs), ctx, left) if ctx is not None else ([], [])
     what = []
     if dropped_runs:
         what.append(t["dropped_runs"].format(count=dropped_runs))
@@ -106,6 +108,19 @@ def compose(runs: tuple[dict[str, Any], ...], ctx: Any, budget_tokens: int) -> E
         dropped=t["dropped"].format(what="; ".join(what)) if what else "",
     )
     return Earlier(text, "; ".join(what) or None)
+
+
+def _newest(blocks: list[str], shown: list[str], left: int) -> tuple[list[str], int]:
+    """`shown` (the newest of `blocks`) with older blocks added while `left` tokens hold (the
+    newest always); the blocks shown and the tokens left."""
+    shown = list(shown)
+    for block in reversed(blocks[: len(blocks) - len(shown)]):
+        cost = estimate_tokens(block) + 1
+        if shown and cost > left:
+            break
+        shown.insert(0, block)
+        left -= cost
+    return shown, left
 
 
 def _files(paths: list[str], ctx: Any, left: int) -> tuple[list[str], list[str]]:
