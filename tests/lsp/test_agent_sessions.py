@@ -209,3 +209,17 @@ async def test_a_client_without_agent_plan_fails_the_run_not_the_server(tmp_path
     assert end["status"] == "failed" and "the client could not review the plan" in end["error"]
     assert "-32601" in end["error"] or "not found" in end["error"].lower()
     assert len(requests) == 1
+
+
+async def test_one_run_at_a_time_in_a_session(client: LanguageClient) -> None:
+    slow = [plan("Wait"), {**call("finish", {"summary": "late"}, 1), "delay": 8}]
+    with FakeOpenAIServer(slow) as server:
+        configure(client, TMP, model="openai:test-model", baseUrl=server.base_url)
+        first = await request(client, "agent/run", {"goal": "Wait", "mode": "read-only"})
+        await wait_until(lambda: len(server.requests) >= 2, 10, "the slow turn")
+        with pytest.raises(JsonRpcException) as caught:
+            await request(client, "agent/run", {"goal": "Again", "sessionId": first["sessionId"]})
+        assert caught.value.code == -32602 and (caught.value.data or {}).get("runId") == first["runId"]
+        assert (caught.value.data or {}).get("field") == "sessionId"
+        await request(client, "agent/cancel", {"runId": first["runId"]})
+    assert (await request(client, "agent/status", {"runId": first["runId"]}))["status"] == "cancelled"
