@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 Mode = Literal["read-only", "dev", "ci", "full"]
-Approval = Literal["ask", "auto", "never"]
+Approval = Literal["ask", "auto", "never", "plan"]
 ShellSandbox = Literal["auto", "bubblewrap", "landlock", "none"]
 ToolProtocol = Literal["auto", "native", "json", "text"]
 #: The permission flags (DESIGN §3), by their contract names.

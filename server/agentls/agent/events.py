@@ -8,7 +8,9 @@ started; a model turn is starting: `phase` planning | acting, `steps` so far —
 and progress; or, with a `notice`, something the model's provider says once, such as an
 endpoint's tool calls moving to another protocol), and `stream` (a model that streams: the
 text it generated since the last `stream` event, `phase` planning | acting — the first
-piece at once, then at most four a second, so a silent turn is never silent).
+piece at once, then at most four a second, so a silent turn is never silent), and `plan`
+(approval `plan`, DESIGN §9: `action` asked with the first plan's `tasks`, then approved or
+edited with the tasks the run takes, or rejected with the user's `comment`).
 `to_dict()` → `{"runId", "kind", **data}`. Must not know: who listens, LSP.
 """
 
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 KINDS: Final = frozenset(
-    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status", "stream"}
+    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status", "stream", "plan"}
 )
 
 
