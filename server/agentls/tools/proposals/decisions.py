@@ -3,7 +3,8 @@
 `submit` adds the proposal a tool built to the call's store and follows `ctx.approval`:
 `auto` (only in modes that allow it) applies it at once, `ask` waits for the user's
 decision (bounded by the proposal timeout, and by the call's cancel event), `never`
-leaves it pending. An applied change is re-indexed at once. Shared by every tool whose
+leaves it pending. An applied change is re-indexed at once; `write_failure` is the
+`runtime` error a tool raises for a proposal the OS kept off the disk (status "failed"). Shared by every tool whose
 result is a proposal (the file and symbol edits, the shell tools' scratch changes).
 Must not know: the editor, LSP, the agent, which tool made the proposal.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from agentls.tools.base import ToolContext
+from agentls.tools.base import ToolContext, ToolError
 from agentls.tools.permissions import approval_for
 from agentls.tools.proposals.store import Proposal, ProposalStore
 
@@ -69,3 +70,17 @@ def _reindex(ctx: ToolContext, path: str) -> None:
         log.warning("re-indexing %s after its change failed: %s", path, exc)
 
 
+
+
+def write_failure(proposal: Proposal, tool: str) -> ToolError:
+    """A failed proposal as the model hears it: a `runtime` error naming the cause, saying
+    that nothing changed and that redoing the edit will not help."""
+    why = proposal.note or "it could not be written; nothing was changed"
+    files = ", ".join(c.path for c in proposal.changes)
+    return ToolError(
+        "runtime",
+        f"Not applied to {files}: {why}. The cause is the disk or the file's permissions, "
+        "not the change: making it again will fail the same way until that is fixed.",
+        tool,
+        proposal_id=proposal.id,
+    )
