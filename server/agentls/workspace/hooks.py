@@ -5,9 +5,11 @@
   (or file) as one line, so a test waits on the event instead of sleeping;
 - `AGENTLS_TEST_HOOK_STOP=<point>`: at that point the process stops for good (after the
   line above), for the test to kill it;
-- `AGENTLS_TEST_HOOK_SLEEP=<point>:<seconds>`: at that point the process sleeps.
-The points of an apply, in order: `checked` (the stale check passed, the write lock
-held), `journaled` (the run's trace records the intended write), `temp-written` (a new
+- `AGENTLS_TEST_HOOK_SLEEP=<point>:<seconds>`: at that point the process sleeps;
+- `AGENTLS_TEST_HOOK_GATE=<point>:<fifo>`: at that point the process waits for a line on
+  that FIFO (the test opens the gate), so two processes reach a point together.
+The points of an apply, in order: `deciding` (an accepted proposal, before the write
+lock), `checked` (the stale check passed, the write lock held), `journaled` (the run's trace records the intended write), `temp-written` (a new
 content fsync'd to its temporary file), `replaced` (a file renamed into place),
 `resolved` (the store has the outcome, before the trace records it).
 Must not know: anything above the workspace layer.
@@ -22,6 +24,7 @@ import time
 FIFO = "AGENTLS_TEST_HOOK_FIFO"
 STOP = "AGENTLS_TEST_HOOK_STOP"
 SLEEP = "AGENTLS_TEST_HOOK_SLEEP"
+GATE = "AGENTLS_TEST_HOOK_GATE"
 
 
 def reached(point: str) -> None:
@@ -37,3 +40,7 @@ def reached(point: str) -> None:
     name, _, seconds = os.environ.get(SLEEP, "").partition(":")
     if name == point and seconds:
         time.sleep(float(seconds))
+    name, _, gate = os.environ.get(GATE, "").partition(":")
+    if name == point and gate:
+        with open(gate, "rb") as fh:
+            fh.readline()

@@ -214,6 +214,7 @@ class ProposalStore:
     def _apply(self, proposal: Proposal) -> Status:
         """Check and write under the workspace's write lock (one writer at a time, across
         processes): applied, stale (the file changed), or failed (an OS failure)."""
+        hooks.reached("deciding")
         try:
             with WriteLock(self.workspace.root, writer(proposal)) as lock:
                 return self._apply_locked(proposal, lock)
