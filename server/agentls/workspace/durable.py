@@ -13,8 +13,8 @@
   where, so a crash leaves nothing that the next `sweep` does not remove.
 - `sweep(root)`: removes the temporary files of processes that are gone (a `kill -9`
   during a write); called under the write lock before each write.
-- `read_only_reason(path)`: why an existing file must not be replaced (no write bit, or
-  not writable by us), honoured like an editor does.
+- `refusal(path)`: why an existing file must not be replaced (no write bit, or not
+  writable by us: immutable), honoured like an editor does.
 
 Temporary names carry the writer's pid: `<pid>-<random>.tmp`. Must not know: proposals,
 runs, tools, LSP.
@@ -96,16 +96,24 @@ def sweep(root: str | os.PathLike[str]) -> list[str]:
     return removed
 
 
-def read_only_reason(target: Path) -> str | None:
-    """Why `target` (existing) must not be replaced, or None."""
+def refusal(target: Path) -> OSError | None:
+    """Why `target` (if it exists) must not be replaced, as the OSError to raise: not a
+    regular file, on a read-only filesystem, read-only (no write bit), or not writable by
+    us (immutable, when its mode would let us)."""
     try:
         st = target.stat()
     except FileNotFoundError:
         return None
     if not stat.S_ISREG(st.st_mode):
-        return "it is not a regular file"
-    if not st.st_mode & 0o222 or not os.access(target, os.W_OK):
-        return "the file is read-only"
+        return IsADirectoryError(errno.EISDIR, "it is not a regular file", str(target))
+    if os.statvfs(target).f_flag & os.ST_RDONLY:
+        return OSError(errno.EROFS, os.strerror(errno.EROFS), str(target))
+    if not st.st_mode & 0o222:
+        return PermissionError(errno.EACCES, "the file is read-only", str(target))
+    if not os.access(target, os.W_OK):
+        mine = os.geteuid() in (0, st.st_uid)
+        code = errno.EPERM if mine else errno.EACCES
+        return PermissionError(code, "the file cannot be written", str(target))
     return None
 
 
@@ -172,9 +180,9 @@ def replace_files(root: str | os.PathLike[str], contents: Mapping[str, bytes | N
     targets = {confine(base, path): data for path, data in contents.items()}
     for target, data in targets.items():
         if data is not None:
-            why = read_only_reason(target)
-            if why is not None:
-                raise PermissionError(errno.EACCES, why, str(target))
+            refused = refusal(target)
+            if refused is not None:
+                raise refused
     staged: list[tuple[Path, _Staged | None, bytes | None]] = []
     try:
         for target, data in targets.items():
