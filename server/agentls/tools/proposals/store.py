@@ -27,7 +27,6 @@ Thread-safe. Must not know: LSP, the agent, any model.
 
 from __future__ import annotations
 
-import errno
 import logging
 import threading
 import uuid
@@ -35,9 +34,10 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from agentls.tools.proposals.applying import os_failure, write_atomically, writer
 from agentls.tools.proposals.model import FileChange, Proposal, Status, content_hash
 from agentls.workspace import Workspace, hooks
-from agentls.workspace.durable import changed_by, replace_files
+from agentls.workspace.durable import changed_by
 from agentls.workspace.writelock import WriteLock
 
 if TYPE_CHECKING:
@@ -52,33 +52,6 @@ Applier = Callable[[Proposal], None]
 Listener = Callable[[dict[str, Any]], None]
 # (proposal, each file's content now, what it will hold): called before the applier
 WriteAhead = Callable[[Proposal, dict[str, bytes | None], dict[str, bytes | None]], None]
-
-
-def write_atomically(workspace: Workspace, proposal: Proposal) -> None:
-    """The default applier: the files replaced on disk all or nothing (or deleted), inside
-    the workspace; files that already hold their target are left alone. OSError: nothing
-    was changed."""
-    targets = proposal.targets()
-    replace_files(
-        workspace.root, {p: d for p, d in targets.items() if workspace.read_bytes(p) != d}
-    )
-
-
-def writer(proposal: Proposal) -> str:
-    """Who writes a proposal, as the write lock and the stale note name it."""
-    if proposal.run_id:
-        return f"run {proposal.run_id} (proposal {proposal.id})"
-    return f"proposal {proposal.id} ({proposal.title})"
-
-
-def os_failure(exc: OSError) -> str:
-    """An OS failure in words: what, its errno name, which file."""
-    name = errno.errorcode.get(exc.errno or 0)
-    what = exc.strerror or str(exc)
-    text = f"{what} ({name})" if name else what
-    if exc.errno == errno.EPERM:
-        text += ": the file or its folder may be immutable (chattr +i)"
-    return f"{text}: {exc.filename}" if exc.filename else text
 
 
 class ProposalStore:
