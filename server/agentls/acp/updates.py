@@ -149,9 +149,9 @@ def proposal_diff(tool_call_id: str, proposal: Proposal, root: Path) -> ToolCall
 
 
 def proposal_decided(tool_call_id: str, proposal: dict[str, Any]) -> ToolCallProgress:
-    """A decided proposal: a rejected or stale one fails its step, with the reason."""
+    """A decided proposal: a rejected, stale or failed one fails its step, with the reason."""
     status = proposal.get("status")
-    if status in ("rejected", "stale"):
+    if status in ("rejected", "stale", "failed"):
         why = proposal.get("comment") or proposal.get("note") or ""
         text = f"{proposal.get('title')}: {status}" + (f" ({why})" if why else "")
         return update_tool_call(tool_call_id, status="failed", content=[tool_content(text_block(text))])

@@ -274,7 +274,7 @@ class Agent:
             verification = Verification(False if checks else None, checks, verification.unverified)
         self.state.verification = verification.to_dict()
         proposals = check.changed() if check is not None else []
-        proposals += [p for p in self.proposals.list(self.run_id) if p.status in ("rejected", "stale")]
+        proposals += [p for p in self.proposals.list(self.run_id) if p.status in ("rejected", "stale", "failed")]
         proposals.sort(key=lambda p: p.created_at)
         summary = compose(words, proposals, verification, answer=not reading.wants_change, read=reading.files)
         return summary if stopped is None else f"{stopped}\n{summary}"

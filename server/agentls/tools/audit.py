@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agentls.workspace.durable import state_folder
+
 log = logging.getLogger(__name__)
 
 REDACTED = "***"
@@ -119,7 +121,7 @@ class AuditLog:
             }
             line = json.dumps(entry, ensure_ascii=False, default=str) + "\n"
             with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                state_folder(self.path.parent)
                 with open(self.path, "a", encoding="utf-8") as fh:
                     fh.write(line)
         except Exception as exc:  # the audit log must never break a tool call

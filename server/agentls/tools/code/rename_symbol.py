@@ -19,7 +19,7 @@ from agentls.tools.base import ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.code.index_access import analysed_file
 from agentls.tools.filesystem.content import current_content, target
 from agentls.tools.filesystem.proposing import ProposingTool, check_syntax
-from agentls.tools.proposals.decisions import submit
+from agentls.tools.proposals.decisions import submit, write_failure
 
 MAX_FILES = 200
 
@@ -38,7 +38,7 @@ class RenameSymbolOutput(ToolOutput):
     proposal_id: str
     path: str = Field(description="The first file changed (all of them in `files`).")
     files: list[str]
-    status: Literal["pending", "applied", "rejected", "stale"]
+    status: Literal["pending", "applied", "rejected", "stale", "failed"]
     diff: str
     message: str
 
@@ -98,6 +98,8 @@ class RenameSymbol(ProposingTool):
             ),
             tool=self.name,
         )
+        if proposal.status == "failed":
+            raise write_failure(proposal, self.name)
         where = ", ".join(f"{p} ({len(plan.sites[p])})" for p, _, _ in changes)
         said = f" The user said: {proposal.comment}." if proposal.comment else ""
         outcome = {

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolOutput
 from agentls.tools.permissions import WRITE, Permission
 from agentls.tools.proposals import Proposal
-from agentls.tools.proposals.decisions import proposal_timeout, submit
+from agentls.tools.proposals.decisions import proposal_timeout, submit, write_failure
 from agentls.tools.proposals.edit import changed_region
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 class ProposalOutput(ToolOutput):
     proposal_id: str
     path: str
-    status: Literal["pending", "applied", "rejected", "stale"]
+    status: Literal["pending", "applied", "rejected", "stale", "failed"]
     diff: str
     comment: str | None = Field(default=None, description="The user's comment with the decision.")
     auto_approved: str | None = Field(
@@ -103,6 +103,8 @@ def propose(
     proposal, approval, waited_out, note = submit(
         ctx, lambda store: store.draft(path, old, new, run_id=ctx.run_id), note, tool=tool
     )
+    if proposal.status == "failed":
+        raise write_failure(proposal, tool)
     return ProposalOutput(
         proposal_id=proposal.id,
         path=proposal.path,

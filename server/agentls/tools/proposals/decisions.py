@@ -6,7 +6,8 @@ waits for the user's decision (bounded by the proposal timeout, and by the call'
 event) — unless an auto-approve rule covers it (`tools/auto_approval.py`): then it is
 marked with the rule before anyone hears of it and applied at once, and the call's
 context records the rule for the audit log —, `never` leaves it pending. An applied
-change is re-indexed at once. Shared by every tool whose result is a proposal (the file
+change is re-indexed at once; `write_failure` is the `runtime` error a tool raises for a
+proposal the OS kept off the disk (status "failed"). Shared by every tool whose result is a proposal (the file
 and symbol edits, the shell tools' scratch changes).
 Must not know: the editor, LSP, the agent; which tool made the proposal only as a name
 for the rules.
@@ -18,7 +19,7 @@ import logging
 from collections.abc import Callable
 
 from agentls.tools.auto_approval import proposal_rule
-from agentls.tools.base import ToolContext
+from agentls.tools.base import ToolContext, ToolError
 from agentls.tools.permissions import approval_for
 from agentls.tools.proposals.store import Proposal, ProposalStore
 
@@ -89,3 +90,17 @@ def _reindex(ctx: ToolContext, path: str) -> None:
         log.warning("re-indexing %s after its change failed: %s", path, exc)
 
 
+
+
+def write_failure(proposal: Proposal, tool: str) -> ToolError:
+    """A failed proposal as the model hears it: a `runtime` error naming the cause, saying
+    that nothing changed and that redoing the edit will not help."""
+    why = proposal.note or "it could not be written; nothing was changed"
+    files = ", ".join(c.path for c in proposal.changes)
+    return ToolError(
+        "runtime",
+        f"Not applied to {files}: {why}. The cause is the disk or the file's permissions, "
+        "not the change: making it again will fail the same way until that is fixed.",
+        tool,
+        proposal_id=proposal.id,
+    )

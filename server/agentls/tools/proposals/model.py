@@ -21,7 +21,8 @@ from typing import Any, Literal
 from agentls.tools.proposals.edit import unified_diff, workspace_edit
 from agentls.tools.proposals.hunks import Hunk, apply_hunks, deletion_diff, file_hunks
 
-Status = Literal["pending", "applied", "rejected", "stale"]
+# failed: accepted, but an OS failure (no space, read-only, immutable) kept it off the disk
+Status = Literal["pending", "applied", "rejected", "stale", "failed"]
 _LEFT_OUT_CHARS = 2000  # of left-out hunks' diffs told to the model
 
 
@@ -71,6 +72,7 @@ class Proposal:
     comment: str | None = None  # the user's, with the decision
     note: str | None = None  # the store's, e.g. why it is stale or what was left out
     accepted_hunks: list[int] | None = None  # None: all of it (or not accepted)
+    error: dict[str, Any] | None = None  # failed: {type: "runtime", message}
     created_at: float = field(default_factory=time.time)
     edited: dict[str, bytes] | None = None  # path → the text the user left (edit before accept)
     auto_approved: str | None = None  # the rule that let it go ahead without asking
@@ -239,6 +241,7 @@ class Proposal:
             "comment": self.comment,
             "note": self.note,
             "acceptedHunks": self.accepted_hunks,
+            "error": self.error,
             "createdAt": self.created_at,
             "edited": self.edited_paths,
             "autoApproved": self.auto_approved,

@@ -28,7 +28,7 @@ TITLE_CHARS = 80
 class ShellEdits(ToolOutput):
     """What became of the files the command changed."""
 
-    status: Literal["none", "in_place", "pending", "applied", "rejected", "stale"] = Field(
+    status: Literal["none", "in_place", "pending", "applied", "rejected", "stale", "failed"] = Field(
         description="none: no file changed; in_place: approval auto, the command wrote the "
         "workspace itself; otherwise the proposal's status."
     )
@@ -126,6 +126,11 @@ def _message(
     if status == "rejected":
         said = f": {comment}" if comment else " (no comment)"
         return f"The command's changes to {names} were rejected by the user{said}; the files are unchanged."
+    if status == "failed":
+        return (
+            f"Not applied: {note or 'the files could not be written'}. The cause is the disk or "
+            "the files' permissions: running the command again will not help until that is fixed."
+        )
     if status == "stale":
         return (
             f"Not applied (stale): {note or 'the files changed meanwhile'}. Run the command again."
