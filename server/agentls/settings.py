@@ -86,6 +86,8 @@ class Settings(BaseModel):
     shell_sandbox: ShellSandbox = Field(default="auto", alias="shellSandbox")
     # MCP servers whose tools join the registry as mcp__<server>__<tool> (DESIGN §10).
     mcp_servers: dict[McpServerName, McpServerConfig] = Field(default_factory=dict, alias="mcpServers")
+    # The project's rules files (AGENTS.md, .clinerules, …) in every run's instructions (DESIGN §9).
+    rules: bool = True
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:

@@ -1,0 +1,117 @@
+"""The goal's mentions (DESIGN §9) as context blocks of the run's turns.
+
+Before the first turn, `prepare` finds the goal's mentions (agent/mentions.py: the
+grammar) and resolves each through the run's tools (mention_sources.py) — at once, side by
+side — into one block each, cut to the room left of the mentions' budget
+(`MENTIONS_MAX_CHARS`, and at most `MENTIONS_SHARE` of the model's window); a mention
+that brings nothing (a missing file, a path outside the workspace, an unknown symbol, a
+URL this mode may not fetch, no open documents for `@problems`) is reported as a
+`warning` event, and the run goes on without it. The blocks are one user message on
+every turn, for every turn policy, so the model sees them in its first.
+Must not know: the loop's internals, LSP, which tool reads what.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from agentls.agent.builtin.mention_sources import Sources, Unresolved
+from agentls.agent.context import RunContext
+from agentls.agent.mentions import Mention, find_mentions
+from agentls.agent.prompts import texts
+from agentls.agent.protocols import MessageProvider
+from agentls.llm.base import Message
+from agentls.tools.executor import ToolExecutor
+from agentls.workspace.paths import PathOutsideWorkspace
+
+log = logging.getLogger(__name__)
+
+#: Characters the mentions' blocks may take at most, and their share of the model's
+#: window (in characters, 4 per token).
+MENTIONS_MAX_CHARS = 24_000
+MENTIONS_SHARE = 0.25
+#: Mentions resolved per goal (the rest are reported and left out).
+MAX_MENTIONS = 8
+#: Less room than this left: a block is left out (reported) rather than cut to nothing.
+MIN_BLOCK_CHARS = 300
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+class MentionsComponent(MessageProvider):
+    def __init__(self, run: RunContext, executor: ToolExecutor) -> None:
+        super().__init__()
+        self.run = run
+        self.executor = executor
+        self.blocks: list[str] = []
+        self.enabled = lambda: bool(self.blocks)
+        self.disabled_reason = "the goal mentions nothing that could be resolved"
+
+    @property
+    def budget(self) -> int:
+        return min(MENTIONS_MAX_CHARS, int(self.run.context_tokens * 4 * MENTIONS_SHARE))
+
+    def find(self, goal: str) -> list[Mention]:
+        return find_mentions(goal, self._exists)
+
+    def _exists(self, path: str) -> bool:
+        """Whether the workspace has `path` (a word without a `/`) — a link leading outside
+        counts, so it is a mention, refused when resolved, not prose."""
+        ws = self.run.tools.workspace
+        try:
+            return os.path.lexists(ws.root / path) or ws.document(path) is not None
+        except (PathOutsideWorkspace, OSError, ValueError):
+            return False
+
+    async def prepare(self, goal: str, emit: Emit) -> None:
+        """Resolve the goal's mentions into blocks (once, before the first turn); each one
+        that brings nothing is a `warning` event."""
+        phrases = texts("mentions")
+        found = self.find(goal)
+        for extra in found[MAX_MENTIONS:]:
+            emit("warning", _warning(extra, phrases["too_many"].format(limit=MAX_MENTIONS)))
+        found = found[:MAX_MENTIONS]
+        if not found:
+            return
+        sources = Sources(self.executor, self.run.tools)
+        room = self.budget
+        share = max(MIN_BLOCK_CHARS, room // len(found))
+        results = await asyncio.gather(*(self._one(sources, m, share) for m in found))
+        for mention, (text, why) in zip(found, results, strict=True):
+            if why is not None:
+                log.info("mention %s not resolved: %s", mention.text, why)
+                emit("warning", _warning(mention, why))
+                continue
+            assert text is not None
+            if room < MIN_BLOCK_CHARS:
+                emit("warning", _warning(mention, phrases["no_room"].format(budget=self.budget)))
+                continue
+            if len(text) > room:
+                text = text[:room].rsplit("\n", 1)[0] + "\n" + phrases["cut"].format(mention=mention.text)
+            room -= len(text)
+            self.blocks.append(f"{mention.text} →\n{text}")
+
+    async def _one(self, sources: Sources, mention: Mention, room: int) -> tuple[str | None, str | None]:
+        try:
+            return await sources.resolve(mention, room), None
+        except Unresolved as exc:
+            return None, str(exc)
+        except PathOutsideWorkspace as exc:
+            return None, f"{mention.value} is outside the workspace: {exc.reason}"
+        except Exception as exc:  # a mention helps; it must never stop a run
+            log.warning("mention %s failed", mention.text, exc_info=True)
+            return None, f"{type(exc).__name__}: {exc}"
+
+    def get_messages(self) -> Iterator[Message]:
+        if not self.blocks:
+            return
+        text = texts("mentions")["intro"] + "\n\n" + "\n\n".join(self.blocks)
+        yield {"role": "user", "content": text}
+
+
+def _warning(mention: Mention, message: str) -> dict[str, Any]:
+    return {"source": "mention", "subject": mention.text, "message": f"{mention.text}: {message}"}
