@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.llm.fake_openai import FakeOpenAIServer
@@ -47,8 +48,9 @@ async def test_rules_and_mentions_over_lsp(client: LanguageClient, tmp_path: Pat
     script = [{"content": "[]"}, {"tool_calls": [finish], "usage": USAGE}, {"content": "[]"}]
     with FakeOpenAIServer(script) as model:
         configure(client, tmp_path, model="openai:m", baseUrl=model.base_url, mode="read-only")
-        goal = "What are the @problems? See @src/util.py and @src/gone.py"
-        run_id = (await request(client, "agent/run", {"goal": goal}))["runId"]
+        goal = "What are the @problems? See @src/gone.py"
+        context = {"uri": (ROOT / "app.py").as_uri(), "mentions": ["@src/util.py"]}  # picked in the editor
+        run_id = (await request(client, "agent/run", {"goal": goal, "context": context}))["runId"]
         await wait_until(lambda: SEEN.finished(run_id), 20, "the end of the run")
     first = "\n".join(str(m.get("content")) for m in model.requests[0]["messages"])
     assert "Rules over LSP: answer briefly." in first
@@ -60,3 +62,9 @@ async def test_rules_and_mentions_over_lsp(client: LanguageClient, tmp_path: Pat
     (warning,) = [e for e in events if e["kind"] == "warning"]
     assert warning["source"] == "mention" and warning["subject"] == "@src/gone.py"
     assert len(model.requests) >= 2  # the run went on past the warning, to its acting turn
+
+
+async def test_bad_context_mentions_are_invalid_params(client: LanguageClient) -> None:
+    context = {"uri": (ROOT / "app.py").as_uri(), "mentions": "@diff"}
+    with pytest.raises(JsonRpcInvalidParams, match="context.mentions"):
+        await request(client, "agent/run", {"goal": "go", "mode": "read-only", "context": context})

@@ -196,7 +196,7 @@ class Agent:
                 raise asyncio.CancelledError("cancelled before it started")
             self.context.reading = await asyncio.to_thread(self._read_goal, goal, context)
             await self.rules.prepare(self._emit)  # before the first turn
-            await self.mentions.prepare(goal, self._emit)
+            await self.mentions.prepare(goal, self._emit, context.mentions if context else ())
             loop = TaskLoop(
                 self.context, self.pipeline, self.model, self._emit, cancel, self.done_check
             )

@@ -55,8 +55,16 @@ class MentionsComponent(MessageProvider):
     def budget(self) -> int:
         return min(MENTIONS_MAX_CHARS, int(self.run.context_tokens * 4 * MENTIONS_SHARE))
 
-    def find(self, goal: str) -> list[Mention]:
-        return find_mentions(goal, self._exists)
+    def find(self, goal: str, picked: tuple[str, ...] = ()) -> list[Mention]:
+        """The goal's mentions, then those the client picked (`@` optional; a word there
+        is a path even when the workspace lacks it: it was picked as one)."""
+        found = find_mentions(goal, self._exists)
+        for text in picked:
+            body = text.strip().removeprefix("@")
+            for mention in find_mentions("@" + body, lambda _: True) if body else []:
+                if all((m.kind, m.value) != (mention.kind, mention.value) for m in found):
+                    found.append(mention)
+        return found
 
     def _exists(self, path: str) -> bool:
         """Whether the workspace has `path` (a word without a `/`) — a link leading outside
@@ -67,11 +75,11 @@ class MentionsComponent(MessageProvider):
         except (PathOutsideWorkspace, OSError, ValueError):
             return False
 
-    async def prepare(self, goal: str, emit: Emit) -> None:
-        """Resolve the goal's mentions into blocks (once, before the first turn); each one
-        that brings nothing is a `warning` event."""
+    async def prepare(self, goal: str, emit: Emit, picked: tuple[str, ...] = ()) -> None:
+        """Resolve the goal's mentions, and those the client `picked`, into blocks (once,
+        before the first turn); each one that brings nothing is a `warning` event."""
         phrases = texts("mentions")
-        found = self.find(goal)
+        found = self.find(goal, picked)
         for extra in found[MAX_MENTIONS:]:
             emit("warning", _warning(extra, phrases["too_many"].format(limit=MAX_MENTIONS)))
         found = found[:MAX_MENTIONS]
