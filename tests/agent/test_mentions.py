@@ -137,13 +137,17 @@ async def test_a_folder_mention_lists_it(run_agent: RunAgent, ws_root: Path) -> 
 
 
 async def test_mentions_stay_within_their_budget(run_agent: RunAgent, ws_root: Path) -> None:
-    for name in ("a", "b", "c"):
+    """The short blocks whole; the long ones share what is left, cut at a line with a note."""
+    for name in ("a", "b"):
         (ws_root / f"{name}.txt").write_text("".join(f"{name} line {i}\n" for i in range(4000)))
-    out = await run_agent([plan(), finish()], goal="Compare @a.txt @b.txt @c.txt")
+    out = await run_agent([plan(), finish()], goal="Compare @a.txt @b.txt with @src/app.py")
     block = _mentions_message(out)
-    assert len(block) <= MENTIONS_MAX_CHARS + 500
-    assert all(f"The file `{n}.txt`" in block for n in "abc")  # each got its share
-    assert "cut after line" in block and "read_file for the rest" in block
+    assert MENTIONS_MAX_CHARS - 500 <= len(block) <= MENTIONS_MAX_CHARS + 500
+    assert "The file `src/app.py`:\n```\ndef main():\n    return 1\n```" in block  # whole
+    a, b = block.split("@b.txt →")
+    assert abs(len(a) - len(b)) < 500  # the two long ones got a like share
+    assert "…[@a.txt cut after its line " in a and "to fit the context budget" in a
+    assert "…[@b.txt cut after its line " in b and out.of("warning") == []
 
 
 class _Page(BaseHTTPRequestHandler):
@@ -195,3 +199,15 @@ async def test_a_url_mention_under_the_network_policy(run_agent: RunAgent, page_
     out = await run_agent([plan(), finish()], goal=f"Summarise @url:{page_url}")
     (warning,) = out.of("warning")
     assert "webAllow" in warning["message"] and "Version 2" not in out.model.turns[0].text()
+
+
+async def test_mentions_picked_beside_the_goal_are_resolved_like_the_goals(run_agent: RunAgent, ws_root: Path) -> None:
+    """`EditorContext.mentions` (the LSP's `context.mentions`): `@` optional, and a word is
+    a path even when the workspace lacks it (it was picked as one: a warning, not prose)."""
+    from agentls.agent.run import EditorContext
+
+    context = EditorContext("src/app.py", mentions=("README.md", "@gone.txt", "@src/app.py"))
+    out = await run_agent([plan(), finish(), plan()], goal="Explain @src/app.py", context=context)
+    block = _mentions_message(out)
+    assert "@README.md →\nThe file `README.md`" in block and block.count("@src/app.py →") == 1
+    assert [w["subject"] for w in out.of("warning")] == ["@gone.txt"]

@@ -3,7 +3,8 @@
 Before the first turn, `prepare` finds the goal's mentions (agent/mentions.py: the
 grammar) and resolves each through the run's tools (mention_sources.py) — at once, side by
 side — into one block each, cut to the room left of the mentions' budget
-(`MENTIONS_MAX_CHARS`, and at most `MENTIONS_SHARE` of the model's window); a mention
+(`MENTIONS_MAX_CHARS`, and at most `MENTIONS_SHARE` of the model's window; the short
+blocks whole, what they leave shared by the long ones: `fair_shares`); a mention
 that brings nothing (a missing file, a path outside the workspace, an unknown symbol, a
 URL this mode may not fetch, no open documents for `@problems`) is reported as a
 `warning` event, and the run goes on without it. The blocks are one user message on
@@ -86,21 +87,21 @@ class MentionsComponent(MessageProvider):
         if not found:
             return
         sources = Sources(self.executor, self.run.tools)
-        room = self.budget
-        share = max(MIN_BLOCK_CHARS, room // len(found))
-        results = await asyncio.gather(*(self._one(sources, m, share) for m in found))
+        results = await asyncio.gather(*(self._one(sources, m, self.budget) for m in found))
+        resolved = [(m, text) for m, (text, _) in zip(found, results, strict=True) if text is not None]
+        allotted = dict(zip((m for m, _ in resolved), fair_shares([len(t) for _, t in resolved], self.budget), strict=True))
         for mention, (text, why) in zip(found, results, strict=True):
-            if why is not None:
+            if text is None:
                 log.info("mention %s not resolved: %s", mention.text, why)
-                emit("warning", _warning(mention, why))
+                emit("warning", _warning(mention, str(why)))
                 continue
-            assert text is not None
-            if room < MIN_BLOCK_CHARS:
-                emit("warning", _warning(mention, phrases["no_room"].format(budget=self.budget)))
-                continue
+            room = allotted[mention]
             if len(text) > room:
-                text = text[:room].rsplit("\n", 1)[0] + "\n" + phrases["cut"].format(mention=mention.text)
-            room -= len(text)
+                if room < MIN_BLOCK_CHARS:
+                    emit("warning", _warning(mention, phrases["no_room"].format(budget=self.budget)))
+                    continue
+                text = text[:room].rsplit("\n", 1)[0]
+                text += "\n" + phrases["cut"].format(mention=mention.text, line=text.count("\n") + 1)
             self.blocks.append(f"{mention.text} →\n{text}")
 
     async def _one(self, sources: Sources, mention: Mention, room: int) -> tuple[str | None, str | None]:
@@ -123,3 +124,15 @@ class MentionsComponent(MessageProvider):
 
 def _warning(mention: Mention, message: str) -> dict[str, Any]:
     return {"source": "mention", "subject": mention.text, "message": f"{mention.text}: {message}"}
+
+
+def fair_shares(sizes: list[int], budget: int) -> list[int]:
+    """Characters each block may keep of `budget`: the smaller ones whole, what they leave
+    shared equally by the larger ones (in the order given)."""
+    shares = [0] * len(sizes)
+    left = budget
+    order = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    for k, i in enumerate(order):
+        shares[i] = min(sizes[i], left // (len(order) - k))
+        left -= shares[i]
+    return shares
