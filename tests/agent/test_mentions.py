@@ -17,6 +17,7 @@ import pytest
 from agentls.agent.agent import RunSettings
 from agentls.agent.builtin.mentions import MENTIONS_MAX_CHARS
 from agentls.agent.mentions import Mention, find_mentions
+from agentls.agent.prompts import texts
 from agentls.analysis.index import WorkspaceIndex
 from agentls.settings import Settings
 from agentls.workspace import Workspace
@@ -211,3 +212,12 @@ async def test_mentions_picked_beside_the_goal_are_resolved_like_the_goals(run_a
     block = _mentions_message(out)
     assert "@README.md →\nThe file `README.md`" in block and block.count("@src/app.py →") == 1
     assert [w["subject"] for w in out.of("warning")] == ["@gone.txt"]
+
+
+async def test_the_history_makes_room_for_the_mentions(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "big.txt").write_text("".join(f"line {i}\n" for i in range(3000)))
+    out = await run_agent([plan(), finish()], goal="Summarise @big.txt")
+    history, context = out.agent.history, out.agent.context
+    assert context.context_chars == len(_mentions_message(out)) - len(texts("mentions")["intro"]) - 2
+    whole = (context.context_tokens // 2) * 4
+    assert history.budget_chars == max(whole - context.context_chars, 4096)

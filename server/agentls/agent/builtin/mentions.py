@@ -103,6 +103,7 @@ class MentionsComponent(MessageProvider):
                 text = text[:room].rsplit("\n", 1)[0]
                 text += "\n" + phrases["cut"].format(mention=mention.text, line=text.count("\n") + 1)
             self.blocks.append(f"{mention.text} →\n{text}")
+        self.run.context_chars += sum(len(b) for b in self.blocks)
 
     async def _one(self, sources: Sources, mention: Mention, room: int) -> tuple[str | None, str | None]:
         try:

@@ -146,6 +146,7 @@ class RulesComponent(MessageProvider):
             message = texts("rules")["refused"].format(path=path, why=why)
             emit("warning", {"source": "rules", "subject": path, "message": message})
         if self.files:
+            self.run.context_chars += sum(len(f.text) for f in self.files)
             emit("rules", {"files": [f.to_dict() for f in self.files]})
 
     def get_messages(self) -> Iterator[Message]:
