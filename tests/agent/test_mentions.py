@@ -90,7 +90,9 @@ async def test_each_mention_kind_resolves_into_the_first_request(run_agent: RunA
     script = [finish("ok")] if small else [plan(), finish("ok")]
     out = await run_agent(script, goal=goal, workspace=workspace, index=index, small=small)
     block = _mentions_message(out)
-    assert "@src/app.py →\nThe file `src/app.py`:\n```\ndef main():\n    return 2  # changed\n```" in block
+    # a file the goal names is shown whole by the grounding, as it reads now: pointed to
+    assert "@src/app.py →\n`src/app.py` is shown below with the files the goal names" in block
+    assert "def main():\n    return 2  # changed" in out.model.turns[0].text()
     assert "The definition of `Cart.total` (method) in `src/shop.py` line 2:" in block
     assert "    def total(self, items):\n        return sum(items)" in block and "def price" not in block
     assert "-    return 1\n+    return 2  # changed" in block
@@ -117,7 +119,7 @@ async def test_unresolved_mentions_are_warnings_and_the_run_goes_on(
     assert "no document is open" in warnings["@problems"]
     assert all(w["source"] == "mention" for w in out.of("warning"))
     text = out.model.turns[0].text()
-    assert "SECRET" not in text and "The file `README.md`" in text
+    assert "SECRET" not in text and "@README.md →\n`README.md` is shown below" in text and "hello world" in text
     # the run went on to its work; a goal about files the workspace lacks then ends
     # failed, honestly (goal reading), not because of the warnings
     assert [t.kind for t in out.model.turns][:2] == ["plan", "act"]
@@ -144,7 +146,7 @@ async def test_mentions_stay_within_their_budget(run_agent: RunAgent, ws_root: P
     out = await run_agent([plan(), finish()], goal="Compare @a.txt @b.txt with @src/app.py")
     block = _mentions_message(out)
     assert MENTIONS_MAX_CHARS - 500 <= len(block) <= MENTIONS_MAX_CHARS + 500
-    assert "The file `src/app.py`:\n```\ndef main():\n    return 1\n```" in block  # whole
+    assert "@src/app.py →\n`src/app.py` is shown below" in block  # whole, by the grounding
     a, b = block.split("@b.txt →")
     assert abs(len(a) - len(b)) < 500  # the two long ones got a like share
     assert "…[@a.txt cut after its line " in a and "to fit the context budget" in a

@@ -39,7 +39,7 @@ def test_rules_and_mentions_reach_the_first_request(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     first = json.dumps(requests[0]["messages"])
     assert "Answer in one sentence." in first and "Name things plainly." in first
-    assert "The file `app.py`" in first and "return 1" in first
+    assert "`app.py` is shown below" in first and "return 1" in first
     assert "• rules: AGENTS.md, CONVENTIONS.md" in proc.stderr
     # no open documents on the command line: @problems says so
     assert "! warning: @problems: no document is open" in proc.stderr

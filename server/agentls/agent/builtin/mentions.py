@@ -7,8 +7,10 @@ side — into one block each, cut to the room left of the mentions' budget
 blocks whole, what they leave shared by the long ones: `fair_shares`); a mention
 that brings nothing (a missing file, a path outside the workspace, an unknown symbol, a
 URL this mode may not fetch, no open documents for `@problems`) is reported as a
-`warning` event, and the run goes on without it. The blocks are one user message on
-every turn, for every turn policy, so the model sees them in its first.
+`warning` event, and the run goes on without it. A mentioned file the grounding
+component already shows whole (a file the goal names) is pointed to instead of shown
+twice. The blocks are one user message on every turn, for every turn policy, so the
+model sees them in its first.
 Must not know: the loop's internals, LSP, which tool reads what.
 """
 
@@ -20,6 +22,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from agentls.agent.builtin.grounding import FILES_MAX_CHARS, MAX_NAMED_FILES, shown_files
 from agentls.agent.builtin.mention_sources import Sources, Unresolved
 from agentls.agent.context import RunContext
 from agentls.agent.mentions import Mention, find_mentions
@@ -88,6 +91,7 @@ class MentionsComponent(MessageProvider):
             return
         sources = Sources(self.executor, self.run.tools)
         results = await asyncio.gather(*(self._one(sources, m, self.budget) for m in found))
+        results = [(self._shown_below(m, text, phrases), why) for m, (text, why) in zip(found, results, strict=True)]
         resolved = [(m, text) for m, (text, _) in zip(found, results, strict=True) if text is not None]
         allotted = dict(zip((m for m, _ in resolved), fair_shares([len(t) for _, t in resolved], self.budget), strict=True))
         for mention, (text, why) in zip(found, results, strict=True):
@@ -104,6 +108,20 @@ class MentionsComponent(MessageProvider):
                 text += "\n" + phrases["cut"].format(mention=mention.text, line=text.count("\n") + 1)
             self.blocks.append(f"{mention.text} →\n{text}")
         self.run.context_chars += sum(len(b) for b in self.blocks)
+
+    def _shown_below(self, mention: Mention, text: str | None, phrases: dict[str, str]) -> str | None:
+        """A file the grounding shows whole on every turn, as it reads now (the goal names
+        it), is pointed to, not shown twice."""
+        if text is None or mention.kind != "path":
+            return text
+        shown = shown_files(self.run.reading)
+        try:
+            rel = self.run.tools.workspace.relative(self.run.tools.workspace.resolve(mention.value))
+        except (PathOutsideWorkspace, ValueError):
+            return text
+        if rel in shown[:MAX_NAMED_FILES] and len(text) <= FILES_MAX_CHARS // len(shown):
+            return phrases["shown_below"].format(path=rel)
+        return text
 
     async def _one(self, sources: Sources, mention: Mention, room: int) -> tuple[str | None, str | None]:
         try:
