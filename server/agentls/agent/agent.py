@@ -52,6 +52,7 @@ from agentls.agent.goal.facts import WorkspaceFacts
 from agentls.agent.loop import TaskLoop
 from agentls.agent.outcomes import RunStop
 from agentls.agent.pipeline import Pipeline, collect_components
+from agentls.agent.plan_review import PlanAnswer, PlanReview, PlanReviewError
 from agentls.agent.report import compose
 from agentls.agent.run import EditorContext, RunState, Status
 from agentls.agent.verification import Verification, decide
@@ -59,7 +60,7 @@ from agentls.llm.base import ChatModel
 from agentls.tools.audit import AuditLog
 from agentls.tools.base import CallGate, EditorFiles, ToolContext
 from agentls.tools.executor import ToolExecutor
-from agentls.tools.permissions import Permission, PermissionSet
+from agentls.tools.permissions import PLAN_THEN, Permission, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
 from agentls.tools.run_trace import new_run_id
@@ -95,6 +96,7 @@ class Agent:
         earlier: tuple[dict[str, Any], ...] = (),
         editor: EditorFiles | None = None,
         gate: CallGate | None = None,
+        plan_review: PlanReview | None = None,
     ) -> None:
         self.run_id = run_id or new_run_id()
         self.model = model
@@ -107,7 +109,7 @@ class Agent:
             workspace=workspace,
             permissions=PermissionSet.for_mode(settings.mode),
             run_id=self.run_id,
-            approval=settings.approval,
+            approval=PLAN_THEN if settings.approval == "plan" else settings.approval,
             proposals=self.proposals,
             index=index,
             memory=memory,
@@ -159,6 +161,8 @@ class Agent:
         self._cancel_event: asyncio.Event | None = None
         self._proposal_events: deque[dict[str, Any]] = deque()  # from the store, not yet emitted
         self._own_memory = memory is None
+        #: approval `plan`: the front end's hook the first plan is put to (plan_review.py)
+        self.plan_review = (plan_review or _no_review) if settings.approval == "plan" else None
 
     async def _command(self, command: str) -> Any:
         """One sandboxed shell command for the done check (None when it cannot run)."""
@@ -197,8 +201,11 @@ class Agent:
             self.context.reading = await asyncio.to_thread(self._read_goal, goal, context)
             await self.rules.prepare(self._emit)  # before the first turn
             await self.mentions.prepare(goal, self._emit, context.mentions if context else ())
+            if dropped := await asyncio.to_thread(self.conversation.dropped):  # said once (DESIGN §9)
+                self._emit("status", {"status": "running", "notice": dropped})
             loop = TaskLoop(
-                self.context, self.pipeline, self.model, self._emit, cancel, self.done_check
+                self.context, self.pipeline, self.model, self._emit, cancel, self.done_check,
+                review=self.plan_review,
             )
             words = await loop.execute()
             summary = self._report(words)
@@ -358,6 +365,11 @@ class Agent:
             if action == "created" and proposal["id"] not in self.state.proposals:
                 self.state.proposals.append(proposal["id"])
             self._emit("proposal", {"action": action, "proposal": proposal})
+
+
+async def _no_review(run_id: str, tasks: list[str]) -> PlanAnswer:
+    """Approval `plan` with no hook: nothing may run unreviewed."""
+    raise PlanReviewError("no one can be asked about the plan here (approval 'plan' needs a front end that shows it)")
 
 
 def _writes(registry: Any, name: str) -> bool:

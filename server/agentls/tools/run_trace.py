@@ -2,8 +2,10 @@
 
 It holds the run's events (the model's text and tool calls among them), its tool calls
 with their durations, and its proposals with the document versions they were based on,
-the decisions on them and, for each applied one, every file's content before and after
-(what `undo` needs, so it works after a restart and from the CLI). Tool arguments and
+the decisions on them (`autoApproved`: the rule that let one go ahead unasked; `edited`:
+the files where the user applied their own version) and, for each applied one, every
+file's content before and after — the text actually applied, the user's where they
+edited it — (what `undo` needs, so it works after a restart and from the CLI). Tool arguments and
 outputs are redacted like the audit log and long strings are cut; file contents are
 kept whole (UTF-8 text, or base64 for other bytes). The file is rewritten atomically
 when the run starts, when one of its proposals is resolved and when it ends; a proposal
@@ -178,6 +180,10 @@ class RunTrace:
             note=proposal.note,
             resolvedAt=_now(),
         )
+        if proposal.auto_approved is not None:
+            record["autoApproved"] = proposal.auto_approved
+        if proposal.edited_paths:  # "after" below is the user's version of these
+            record["edited"] = proposal.edited_paths
         if proposal.status == "applied":
             targets = proposal.targets()
             record["applied"] = [

@@ -93,9 +93,10 @@ class RenameSymbol(ProposingTool):
         title = f"Rename {plan.old} to {new_name}"
         proposal, _approval, _waited, note = submit(
             ctx,
-            lambda store: store.propose_changes(
+            lambda store: store.draft_changes(
                 [store.change(p, old, new) for p, old, new in changes], run_id=ctx.run_id, title=title
             ),
+            tool=self.name,
         )
         where = ", ".join(f"{p} ({len(plan.sites[p])})" for p, _, _ in changes)
         said = f" The user said: {proposal.comment}." if proposal.comment else ""
@@ -105,8 +106,9 @@ class RenameSymbol(ProposingTool):
             "rejected": f"The user rejected it.{said}",
             "stale": f"Not applied (stale): {proposal.note or 'a file changed meanwhile'}.",
         }[proposal.status]
-        if proposal.status == "applied" and proposal.partial:
-            outcome = f"Applied in part. {proposal.note or ''}{said}"
+        if proposal.status == "applied" and (proposal.partial or proposal.edited_paths):
+            what = "in part" if proposal.partial else "with the user's changes"
+            outcome = f"Applied {what}. {proposal.note or ''}{said}"
         return RenameSymbolOutput(
             symbol=plan.old,
             new_name=new_name,

@@ -7,7 +7,13 @@ its content (open buffer, else disk) is no longer what the proposal was made fro
 proposal is "stale" and nothing is written. Accepting some hunks only applies those, and
 the proposal's note tells which were left out. Otherwise the store's `applier` applies it
 (default: an atomic write inside the workspace; the LSP layer swaps in one that goes
-through the editor).
+through the editor). Accepting with `content` (edit before accept, DESIGN §9): the client
+applied the user's version of some files itself — every file must then hold its final text
+(the user's, or the proposal's for the files not named), else the proposal is "stale"; the
+store never writes its own text over the user's. With `write_content` (the terminal, which
+is its own client) the store writes the user's version itself, from the proposal's base.
+`draft`/`draft_changes` build a proposal without adding it (so `decisions.submit` can mark
+it auto-approved before anyone hears of it); `propose`/`propose_changes` build and add.
 
 Events: the store publishes one event per creation and one per decision
 (`{kind: "proposal", action: "created" | "resolved", proposal}`), and every listener hears
@@ -27,7 +33,7 @@ import tempfile
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from agentls.tools.proposals.model import FileChange, Proposal, Status, content_hash
@@ -98,9 +104,27 @@ class ProposalStore:
         title: str | None = None,
     ) -> Proposal:
         """Build and add a proposal turning `old` (None: no file yet) into `new` at `path`."""
+        return self.add(self.draft(path, old, new, run_id=run_id, title=title))
+
+    def draft(
+        self,
+        path: str,
+        old: bytes | None,
+        new: bytes,
+        *,
+        run_id: str | None = None,
+        title: str | None = None,
+    ) -> Proposal:
+        """The proposal `propose` would add, not added."""
         change = self.change(path, old, new)
         title = title or (f"Create {change.path}" if old is None else f"Edit {change.path}")
-        return self.propose_changes([change], run_id=run_id, title=title)
+        return self.draft_changes([change], run_id=run_id, title=title)
+
+    def draft_changes(
+        self, changes: list[FileChange], *, run_id: str | None = None, title: str
+    ) -> Proposal:
+        """The proposal `propose_changes` would add, not added."""
+        return Proposal.build(f"prop-{uuid.uuid4().hex[:12]}", run_id, title, changes)
 
     def change(self, path: str, old: bytes | None, new: bytes | None) -> FileChange:
         """A FileChange of `path` (confined), based on its open document's version if open."""
@@ -113,8 +137,7 @@ class ProposalStore:
         self, changes: list[FileChange], *, run_id: str | None = None, title: str
     ) -> Proposal:
         """Build and add one proposal making several file changes."""
-        proposal = Proposal.build(f"prop-{uuid.uuid4().hex[:12]}", run_id, title, changes)
-        return self.add(proposal)
+        return self.add(self.draft_changes(changes, run_id=run_id, title=title))
 
     def add(self, proposal: Proposal) -> Proposal:
         with self._cond:
@@ -157,23 +180,34 @@ class ProposalStore:
         decision: Decision,
         comment: str | None = None,
         hunks: Sequence[int] | None = None,
+        content: Mapping[str, bytes] | None = None,
+        *,
+        write_content: bool = False,
     ) -> Status:
         """Accept or reject; returns applied | rejected | stale. Resolving twice changes nothing.
 
         `hunks` (with "accepted"): the indexes of the hunks to apply, the rest left out
-        (DESIGN §4); ValueError when it names none or unknown ones. The applier runs outside
-        the store's lock (it may wait for an editor); a second resolve of the same proposal
-        meanwhile waits for the first and returns its outcome.
+        (DESIGN §4); ValueError when it names none or unknown ones. `content` (with
+        "accepted", not with `hunks`): the user's text by workspace-relative path, which the
+        client applied (checked, never overwritten) or, with `write_content`, which the
+        store writes itself. The applier runs outside the store's lock (it may wait for an
+        editor); a second resolve of the same proposal meanwhile waits for the first and
+        returns its outcome.
         """
         if decision not in ("accepted", "rejected"):
             raise ValueError(f"decision must be 'accepted' or 'rejected', not {decision!r}")
         if hunks is not None and decision != "accepted":
             raise ValueError("hunks go with the decision 'accepted' only")
+        if content is not None and decision != "accepted":
+            raise ValueError("content goes with the decision 'accepted' only")
+        if content is not None and hunks is not None:
+            raise ValueError("send either hunks or content, not both")
         with self._cond:
             proposal = self._proposals.get(proposal_id)
             if proposal is None:
                 raise KeyError(f"no proposal with id {proposal_id!r}")
             chosen = proposal.check_hunks(list(hunks)) if hunks is not None else None
+            edited = proposal.check_content(dict(content)) if content is not None else None
             while proposal_id in self._resolving:
                 self._cond.wait()
             if proposal.status != "pending":
@@ -183,9 +217,14 @@ class ProposalStore:
         try:
             if decision == "accepted":
                 proposal.accepted_hunks = chosen
-                status = self._apply(proposal)
+                proposal.edited = edited
+                status = self._apply(proposal, write=edited is None or write_content)
                 if status == "applied" and proposal.partial:
                     proposal.note = proposal.left_out_note()
+                elif status == "applied" and edited is not None:
+                    proposal.note = proposal.edited_note() or None
+                elif edited is not None:
+                    proposal.edited = None  # nothing of the user's version is in place
             else:
                 status = "rejected"
         finally:
@@ -200,11 +239,20 @@ class ProposalStore:
         self._deliver()
         return status
 
-    def _apply(self, proposal: Proposal) -> Status:
+    def _apply(self, proposal: Proposal, write: bool = True) -> Status:
+        """Check and apply the proposal's targets; `write=False`: only check that the client
+        put them in place (the user's edited text)."""
         targets = proposal.targets()
         current = {c.path: self.workspace.read_bytes(c.path) for c in proposal.changes}
         if all(current[path] == data for path, data in targets.items()):
             return "applied"  # already in place (e.g. the editor applied it itself)
+        if not write:
+            wrong = [path for path, data in targets.items() if current[path] != data]
+            proposal.note = (
+                f"{', '.join(wrong)} does not hold the text the client says it applied; "
+                "nothing was written"
+            )
+            return "stale"
         for change in proposal.changes:
             now = current[change.path]
             if now != targets[change.path] and content_hash(now) != change.base_hash:
