@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from agentls.agent.builtin.grounding import FILES_MAX_CHARS, MAX_NAMED_FILES, shown_files
+from agentls.agent.builtin.grounding import FILES_MAX_CHARS, shown_files
 from agentls.agent.builtin.mention_sources import Sources, Unresolved
 from agentls.agent.context import RunContext
 from agentls.agent.mentions import Mention, find_mentions
@@ -119,7 +119,7 @@ class MentionsComponent(MessageProvider):
             rel = self.run.tools.workspace.relative(self.run.tools.workspace.resolve(mention.value))
         except (PathOutsideWorkspace, ValueError):
             return text
-        if rel in shown[:MAX_NAMED_FILES] and len(text) <= FILES_MAX_CHARS // len(shown):
+        if rel in shown and len(text) <= FILES_MAX_CHARS // len(shown):
             return phrases["shown_below"].format(path=rel)
         return text
 
