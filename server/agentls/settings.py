@@ -125,6 +125,8 @@ class Settings(BaseModel):
     auto_approve: AutoApproveRules = Field(default_factory=AutoApproveRules, alias="autoApprove")
     auto_approve_deny: AutoApproveRules = Field(default_factory=AutoApproveRules, alias="autoApproveDeny")
     workspace_trusted: bool = Field(default=True, alias="workspaceTrusted")
+    # The project's rules files (AGENTS.md, .clinerules, …) in every run's instructions (DESIGN §9).
+    rules: bool = True
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:

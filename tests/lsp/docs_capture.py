@@ -93,6 +93,7 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     app = root / "app.py"
     uri = app.as_uri()
     base = {"mode": "dev", "approval": "ask"}
+    (root / "AGENTS.md").write_text("Keep the shop's functions small.\n", "utf-8")  # a `rules` event each run
     caps = {**EDITOR_CAPS, "experimental": {"agentls": {"proposals": True}}}
     _initialize(client, root, caps, base)
     client.wait_for(lambda m: m.method == "$/progress" and m.body["value"]["kind"] == "end", what="the index")
@@ -180,6 +181,7 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
         "context": {
             "uri": uri, "range": {"start": {"line": 3, "character": 0}, "end": {"line": 5, "character": 0}},
             "diagnostics": [{"range": {"start": {"line": 4, "character": 4}, "end": {"line": 4, "character": 17}}, "message": "unused value", "source": "mylinter"}],
+            "mentions": ["@src/util.py", "@diff"],  # neither resolves here: `warning` events
         },
         "workDoneToken": "my-run-1",
     })["runId"]  # fmt: skip

@@ -277,8 +277,10 @@ class AcpSession:
 
 
 def goal_text(blocks: list[Any], root: Path) -> str:
-    """The prompt's blocks as the goal: its text, a linked file named by its workspace path
-    (the goal then names it), an embedded resource's text attached below."""
+    """The prompt's blocks as the goal: its text, a linked file inside the workspace as a
+    mention of it (`@path`: the agent's mentions read it into the first turn, through the
+    client's `fs/read_text_file` where offered — DESIGN §9), one outside by its URI, an
+    embedded resource's text attached below."""
     parts: list[str] = []
     attached: list[str] = []
     for block in blocks:
@@ -286,7 +288,9 @@ def goal_text(blocks: list[Any], root: Path) -> str:
         if kind == "text":
             parts.append(block.text)
         elif kind == "resource_link":
-            parts.append(f"(see `{_shown(block.uri, root)}`)")
+            shown = _shown(block.uri, root)
+            inside = shown != block.uri and not any(c.isspace() for c in shown)
+            parts.append(f"@{'./' if '/' not in shown else ''}{shown}" if inside else f"(see `{shown}`)")
         elif kind == "resource":
             resource = block.resource
             text = getattr(resource, "text", None)

@@ -5,7 +5,8 @@ approval, the proposal store, index, memory, the cancel event, the proposal time
 creates the built-in components as attributes and collects them (plus any given ones),
 runs the loop, and emits `RunEvent`s: `status`, `task`, `thought`, `tool_call`,
 `tool_result`, `proposal` (this run's proposals, created or resolved, forwarded from the
-ProposalStore's listeners), `error`, and `finished` last. Events are delivered on the
+ProposalStore's listeners), `error`, `rules` and `warning` (the rules files read and the
+goal's mentions resolved before the first turn), and `finished` last. Events are delivered on the
 event loop's thread; an `on_event` callback must not block it.
 
 `cancel()` may be called from any thread: the status becomes `cancelled` at once, the
@@ -40,6 +41,8 @@ from agentls.agent.builtin import (
     WatchdogComponent,
 )
 from agentls.agent.builtin.evidence import grounded_answer
+from agentls.agent.builtin.mentions import MentionsComponent
+from agentls.agent.builtin.rules import RulesComponent
 from agentls.agent.builtin.test_status import TestStatusComponent
 from agentls.agent.components import AgentComponent
 from agentls.agent.context import RunContext, RunSettings
@@ -128,9 +131,11 @@ class Agent:
         run = self.context
         # The built-in components, found by collect_components in this order.
         self.system = SystemComponent(run)
+        self.rules = RulesComponent(run)  # the project's rules files (DESIGN §9)
         self.tools = ToolsComponent(registry, self.executor, self.tool_context)
         self.memory = MemoryComponent(run)
         self.editor_context = EditorContextComponent(run)
+        self.mentions = MentionsComponent(run, self.executor)  # the goal's @-mentions
         self.conversation = ConversationComponent(run)
         self.grounding = GroundingComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
@@ -194,6 +199,8 @@ class Agent:
             if self._cancel_requested:
                 raise asyncio.CancelledError("cancelled before it started")
             self.context.reading = await asyncio.to_thread(self._read_goal, goal, context)
+            await self.rules.prepare(self._emit)  # before the first turn
+            await self.mentions.prepare(goal, self._emit, context.mentions if context else ())
             if dropped := await asyncio.to_thread(self.conversation.dropped):  # said once (DESIGN §9)
                 self._emit("status", {"status": "running", "notice": dropped})
             loop = TaskLoop(

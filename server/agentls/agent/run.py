@@ -47,13 +47,15 @@ class InvalidTransition(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class EditorContext:
     """Where the user started the run: a workspace-relative path, the selection's range
-    ((line, character), (line, character)), 0-based, the selected text, and the problems
-    the editor reported there (e.g. a diagnostic the user asked to fix), one line each."""
+    ((line, character), (line, character)), 0-based, the selected text, the problems
+    the editor reported there (e.g. a diagnostic the user asked to fix), one line each,
+    and the mentions the client picked beside the goal (`@src/app.py`, `@diff`; DESIGN §9)."""
 
     path: str
     range: tuple[tuple[int, int], tuple[int, int]] | None = None
     text: str | None = None
     problems: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

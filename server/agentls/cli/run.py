@@ -153,6 +153,11 @@ def _on_event(progress: _Progress) -> Any:
                 progress.line(f"  ✗ {data.get('name', '')}: {_short(data.get('error', ''), 160)}")
         elif kind == "error":
             progress.line(f"  ! {_short(data.get('message', data), 200)}")
+        elif kind == "rules":  # the project's rules files, read into the instructions
+            files = ", ".join(f["path"] + (" (cut to the budget)" if f["cut"] else "") for f in data.get("files", []))
+            progress.line(f"• rules: {files}")
+        elif kind == "warning":  # a mention or rules file the run goes on without
+            progress.line(f"  ! warning: {_short(data.get('message', data), 200)}")
 
     return handle
 
