@@ -45,3 +45,25 @@ def test_the_map_keeps_to_its_budget(index: WorkspaceIndex, budget: int) -> None
     assert text.splitlines()[0] == "core.py"  # the top-ranked file is never the one dropped
     if budget <= 80:
         assert "more files not shown" in text or "Other files:" in text
+
+
+def test_the_map_is_kept_until_a_file_changes(index: WorkspaceIndex, tmp_path: Path) -> None:
+    first = index.repo_map(4000)
+    assert index.repo_map(4000) is first  # kept: every run of a server asks for it
+    (tmp_path / "b.py").write_text("from core import helper\n\n\ndef run_b(flag: bool):\n    return helper(2)\n")
+    index.update_file("b.py")
+    assert "def run_b(flag: bool)" in index.repo_map(4000)
+    index.remove_file("lonely.py")
+    assert "lonely.py" not in index.repo_map(4000)
+
+
+def test_a_name_many_files_define_links_none_of_them(tmp_path: Path) -> None:
+    """`get` is defined in ten files: a file that says `get` does not lift them all."""
+    for i in range(10):
+        (tmp_path / f"res{i}.py").write_text("def get():\n    return 1\n")
+    (tmp_path / "core.py").write_text("def helper():\n    return 2\n")
+    for i in range(3):
+        (tmp_path / f"user{i}.py").write_text("from core import helper\nhelper()\nget()\n")
+    ix = WorkspaceIndex(tmp_path, jobs=1, write_cache=False)
+    ix.build()
+    assert ix.repo_map(4000).splitlines()[0] == "core.py"

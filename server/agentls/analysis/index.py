@@ -62,6 +62,7 @@ class WorkspaceIndex:
         else:
             where = Path(cache_dir)
         self._lock = threading.RLock()
+        self._map: tuple[tuple[int, int, tuple[str, ...]], str] | None = None  # see repo_map
         self.state = IndexState(self.workspace, reindex=self._reindex)
         self.walker = FileWalker(self.root, suffixes=(*suffixes(), *CONFIG_FILES))
         self.indexer = Indexer(
@@ -269,8 +270,13 @@ class WorkspaceIndex:
             return build_graph(self.state, None, language="python").adjacency()
 
     def repo_map(self, budget_chars: int, focus: Iterable[str] = ()) -> str:
+        """The repo map (analysis/repo_map.py), kept until a file changes: every run of a
+        server asks for the same one."""
+        key = (self.state.generation, budget_chars, tuple(focus))
         with self._lock:
-            return repo_map.repo_map(self.state, budget_chars, focus)
+            if self._map is None or self._map[0] != key:
+                self._map = (key, repo_map.repo_map(self.state, budget_chars, key[2]))
+            return self._map[1]
 
     def outline(self, path: str, max_depth: int = 3) -> dict[str, Any]:
         with self._lock:

@@ -3,7 +3,8 @@ how much the rest of the code refers to them, cut to a character budget (after A
 repo map, with the index's word sets standing in for its tree-sitter reference tags).
 
 Ranking: a file graph whose edge F → G is weighted by how many of G's module- and
-class-level names F's words contain; PageRank over it, personalised towards the `focus`
+class-level names F's words contain (names defined in more than MAX_DEFINERS files left
+out); PageRank over it (stopping once it converges), personalised towards the `focus`
 files (those a goal names). Inside a file, definitions are listed in source order, and
 when the budget is short the most referred-to ones are kept. Files that do not fit are
 named on one last line while that fits. Must not know: tools, the agent, LSP.
@@ -23,8 +24,14 @@ if TYPE_CHECKING:
 SHOWN_KINDS = frozenset({"function", "method", "class", "interface", "type", "enum", "constant", "variable"})
 DAMPING = 0.85
 ITERATIONS = 30
+#: Ranking stops early once an iteration moves the ranks by less than this in all.
+CONVERGED = 1e-6
 #: Workspaces with more files than this rank by in-degree alone (no PageRank iterations).
 MAX_RANKED_FILES = 5000
+#: A name defined in more files than this (`create`, `get`, `id`) links no file to another:
+#: it says nothing of which file a use means, and it made the graph of a 2,000-file package
+#: dense enough that ranking took a minute.
+MAX_DEFINERS = 8
 
 
 def _flatten(nodes: list[SymbolNode], depth: int = 0) -> Iterable[tuple[int, SymbolNode]]:
@@ -37,25 +44,36 @@ def _flatten(nodes: list[SymbolNode], depth: int = 0) -> Iterable[tuple[int, Sym
 
 def _pagerank(edges: dict[str, dict[str, float]], files: list[str], focus: set[str]) -> dict[str, float]:
     n = len(files)
-    personal = {f: (1.0 if f in focus else 0.0) for f in files} if focus else {f: 1.0 for f in files}
-    total = sum(personal.values()) or 1.0
-    personal = {f: v / total for f, v in personal.items()}
-    rank = dict(personal)
+    personal = [1.0 if f in focus else 0.0 for f in files] if focus else [1.0] * n
+    total = sum(personal) or 1.0
+    personal = [v / total for v in personal]
+    at = {f: i for i, f in enumerate(files)}
     if n > MAX_RANKED_FILES:
-        return {f: sum(edges.get(g, {}).get(f, 0.0) for g in files) + personal[f] for f in files}
-    out_sum = {f: sum(edges.get(f, {}).values()) for f in files}
+        indegree = [0.0] * n
+        for weights in edges.values():
+            for g, w in weights.items():
+                indegree[at[g]] += w
+        return {f: indegree[i] + personal[i] for i, f in enumerate(files)}
+    # each file's out-edges as (target index, share of its out-weight), once
+    out: list[list[tuple[int, float]]] = []
+    for f in files:
+        weights = edges.get(f) or {}
+        weight = sum(weights.values())
+        out.append([(at[g], w / weight) for g, w in weights.items()] if weight else [])
+    rank = list(personal)
     for _ in range(ITERATIONS):
-        new = {f: (1 - DAMPING) * personal[f] for f in files}
-        dangling = sum(rank[f] for f in files if not out_sum[f])
-        for f in files:
-            if out_sum[f]:
-                share = DAMPING * rank[f] / out_sum[f]
-                for g, w in edges[f].items():
-                    new[g] += share * w
-        for f in files:
-            new[f] += DAMPING * dangling * personal[f]
+        new = [(1 - DAMPING) * p for p in personal]
+        dangling = DAMPING * sum(rank[i] for i in range(n) if not out[i])
+        for i, links in enumerate(out):
+            r = DAMPING * rank[i]
+            for j, share in links:
+                new[j] += r * share
+        new = [v + dangling * p for v, p in zip(new, personal, strict=True)]
+        moved = sum(abs(a - b) for a, b in zip(new, rank, strict=True))
         rank = new
-    return rank
+        if moved < CONVERGED:
+            break
+    return dict(zip(files, rank, strict=True))
 
 
 def repo_map(state: ReadOnlyState, budget_chars: int, focus: Iterable[str] = ()) -> str:
@@ -68,7 +86,10 @@ def repo_map(state: ReadOnlyState, budget_chars: int, focus: Iterable[str] = ())
     edges: dict[str, dict[str, float]] = {f: {} for f in files}
     for f in files:
         for word in state.words(f):
-            for path, _i in defs.get(word, ()):
+            definers = defs.get(word, ())
+            if len(definers) > MAX_DEFINERS:
+                continue
+            for path, _i in definers:
                 if path != f:
                     edges[f][path] = edges[f].get(path, 0.0) + 1.0
                     refs[f"{path}\0{word}"] = refs.get(f"{path}\0{word}", 0) + 1
@@ -79,6 +100,9 @@ def repo_map(state: ReadOnlyState, budget_chars: int, focus: Iterable[str] = ())
     used = 0
     left: list[str] = []
     for f in ordered:
+        if used + len(f) + 1 > budget_chars:  # not even its name fits: only named at the end
+            left.append(f)
+            continue
         rel = state.indexed(f)  # as the index's document_symbols asks: by the file's real path
         entries = list(_flatten(document_symbols(state, rel))) if rel else []
         block = [f]
