@@ -32,6 +32,8 @@ def test_a_resource_link_is_a_mention_read_through_the_client(tmp_path: Path) ->
     assert [r["result"]["stopReason"] for r in responses(out, "prompt")] == ["end_turn"]
     first = json.dumps(requests[0]["messages"])
     assert "@./app.py" in first and "(see `https://example.com/elsewhere`)" in first
-    assert "The file `app.py`" in first and "return 42  # unsaved in the editor" in first
+    # the mention's block, or (the goal naming the file) a pointer to where the prompt shows it
+    assert "The file `app.py`" in first or "`app.py` is shown below" in first
+    assert "return 42  # unsaved in the editor" in first  # read through fs/read_text_file
     assert "ACP rules: be exact." in first
     assert {"type": "read", "path": str(app)} in out["log"]

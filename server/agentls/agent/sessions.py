@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentls.workspace.durable import state_folder
+
 FOLDER = Path(".agentls") / "sessions"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 TITLE_CHARS = 80
@@ -75,7 +77,8 @@ class Session:
             "summary": summary[:EARLIER_SUMMARY_CHARS],
             "verified": (result.get("verification") or {}).get("verified"),
             "proposals": [
-                {k: p.get(k) for k in ("id", "title", "status", "comment", "files")} for p in proposals
+                {k: p.get(k) for k in ("id", "title", "status", "comment", "files")}
+                for p in proposals
             ],
             "at": time.time(),
         }
@@ -150,11 +153,13 @@ def _title(goal: str) -> str:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    state_folder(path.parent)  # a .agentls it makes ignores itself (its own .gitignore)
     fd, tmp = tempfile.mkstemp(prefix=".session-", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh, ensure_ascii=False, indent=1)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
