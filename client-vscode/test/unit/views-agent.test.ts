@@ -9,7 +9,12 @@ describe("views: agent view state and messages", () => {
   describe("what the webview may send", () => {
     const good: unknown[] = [
       { type: "ready" },
-      { type: "run", goal: "fix it", mode: "dev", approval: "ask" },
+      { type: "run", goal: "fix it", mode: "dev", approval: "ask", sessionId: null, withEditor: true },
+      { type: "run", goal: "and now the tests", mode: "dev", approval: "plan", sessionId: "sess-1", withEditor: false },
+      { type: "selectSession", sessionId: "sess-1" },
+      { type: "newSession" },
+      { type: "removeContext" },
+      { type: "mentions", seq: 3, query: "gre" },
       { type: "cancel", runId: "r1" },
       { type: "selectRun", runId: "r1" },
       { type: "openTranscript", runId: "r1" },
@@ -27,6 +32,8 @@ describe("views: agent view state and messages", () => {
       { type: "run", goal: "x", mode: "dev", approval: "yes" },
       { type: "cancel" },
       { type: "cancel", runId: "" },
+      { type: "selectSession", sessionId: "" },
+      { type: "mentions", query: "x" },
       { type: "proposal", action: "delete", id: "p1" },
       { type: "proposal", action: "open" },
       { type: "eval", code: "1" },
