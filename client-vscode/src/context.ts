@@ -173,8 +173,8 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
     const editor = options.withEditor === false ? undefined : this.editorContext.current();
     const context = options.context ?? (editor ? { uri: editor.uri, ...(editor.range ? { range: editor.range } : {}) } : undefined);
     const mentions = mentionsIn(goal);
+    // mentions go with the editor's context (it needs a uri); the goal's own @tokens say them too
     if (context) params.context = mentions.length ? { ...context, mentions } : context;
-    else if (mentions.length) params.context = { mentions };
     try {
       const { runId, sessionId } = await this.request(AgentRun, params);
       this.log.info(

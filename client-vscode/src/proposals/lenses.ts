@@ -19,7 +19,7 @@ interface Decide {
   title(id: string): string | undefined;
 }
 
-export class HunkLenses implements vscode.CodeLensProvider, vscode.Disposable {
+export class HunkLenses implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.Disposable {
   /** places of the hunks not decided yet, per proposed document */
   private readonly places = new Map<string, HunkPlace[]>();
   private readonly kept = new Map<string, Set<number>>();
@@ -33,6 +33,8 @@ export class HunkLenses implements vscode.CodeLensProvider, vscode.Disposable {
     this.disposables = [
       this.emitter,
       vscode.languages.registerCodeLensProvider({ scheme: Schemes.proposal }, this),
+      // the same choices on hover, for diff editors whose lenses are off (diffEditor.codeLens)
+      vscode.languages.registerHoverProvider({ scheme: Schemes.proposal }, this),
       vscode.workspace.onDidChangeTextDocument((e) => this.track(e)),
     ];
   }
@@ -91,6 +93,23 @@ export class HunkLenses implements vscode.CodeLensProvider, vscode.Disposable {
       }
     }
     return lenses;
+  }
+
+  provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
+    const ref = parseProposalUri(doc.uri);
+    const title = ref && this.decide.title(ref.id);
+    if (!ref || title === undefined) return undefined;
+    const link = (label: string, command: string, args: unknown[]) =>
+      `[${label}](command:${command}?${encodeURIComponent(JSON.stringify(args))})`;
+    const place = (this.places.get(doc.uri.toString()) ?? []).find((p) => pos.line >= p.start && pos.line < Math.max(p.end, p.start + 1));
+    if (!place) return undefined; // only over a change, not wherever the user types
+    const parts = [`**${title}**`, "", `${link("$(check) Accept", Commands.acceptProposal, [ref.id])} · ${link("$(close) Reject", Commands.rejectProposal, [ref.id])}`];
+    if ((this.total.get(ref.id) ?? 0) > 1 && !this.kept.get(ref.id)?.has(place.index)) {
+      parts.push("", `This change: ${link("$(check) Keep", Commands.keepHunk, [doc.uri.toString(), place.index])} · ${link("$(close) Drop", Commands.dropHunk, [doc.uri.toString(), place.index])}`);
+    }
+    const md = new vscode.MarkdownString(parts.join("\n"), true);
+    md.isTrusted = { enabledCommands: [Commands.acceptProposal, Commands.rejectProposal, Commands.keepHunk, Commands.dropHunk] };
+    return new vscode.Hover(md);
   }
 
   async keep(uri: string, index: number): Promise<void> {

@@ -122,15 +122,26 @@ export function reviewOutcome(
 ): ReviewOutcome {
   const norm = (t: string) => t.replace(/\r\n/g, "\n");
   if (files.every((f) => norm(f.shown) === norm(applyTextEdits(f.original, f.file.edits)))) return { kind: "whole" };
-  if (hunks.length && rejected.size) {
-    const kept = hunks.filter((h) => !rejected.has(h.index));
-    const matches = files.every((f) => {
-      const edits: TextEdit[] = kept.filter((h) => h.uri === f.file.uri).flatMap((h) => h.edits);
-      return norm(f.shown) === norm(applyTextEdits(f.original, edits));
-    });
-    if (matches) return kept.length ? { kind: "hunks", hunks: kept.map((h) => h.index) } : { kind: "nothing" };
-  }
   if (files.every((f) => norm(f.shown) === norm(f.original))) return { kind: "nothing" };
+  const matches = (kept: readonly Hunk[]) =>
+    files.every((f) => {
+      const edits: TextEdit[] = kept.filter((h) => h.uri === f.file.uri).flatMap((h) => h.edits);
+      try {
+        return norm(f.shown) === norm(applyTextEdits(f.original, edits));
+      } catch {
+        return false;
+      }
+    });
+  // the hunks dropped with ✗ first; else any subset (a hunk reverted with VS Code's own
+  // "Revert Block" arrow, or typed back by hand), for up to 10 hunks
+  const first = hunks.filter((h) => !rejected.has(h.index));
+  if (rejected.size && first.length && matches(first)) return { kind: "hunks", hunks: first.map((h) => h.index) };
+  if (hunks.length > 1 && hunks.length <= 10) {
+    for (let mask = (1 << hunks.length) - 2; mask > 0; mask--) {
+      const kept = hunks.filter((_, i) => mask & (1 << i));
+      if (matches(kept)) return { kind: "hunks", hunks: kept.map((h) => h.index) };
+    }
+  }
   return { kind: "content" };
 }
 

@@ -47,6 +47,8 @@ describe("review: the hunks in the editable proposed side", () => {
     assert.deepEqual(reviewOutcome(review(onlyFirst), HUNKS, new Set([1])), { kind: "hunks", hunks: [0] });
     assert.deepEqual(reviewOutcome(review(ORIGINAL), HUNKS, new Set([0, 1])), { kind: "nothing" });
     assert.deepEqual(reviewOutcome(review(PROPOSED.replace("TWO", "Two")), HUNKS, new Set()), { kind: "content" });
+    // a hunk reverted another way (VS Code's Revert Block arrow): still the other hunk only
+    assert.deepEqual(reviewOutcome(review(onlyFirst), HUNKS, new Set()), { kind: "hunks", hunks: [0] });
     // dropped a hunk and then typed: the user's text wins
     assert.deepEqual(reviewOutcome(review(onlyFirst.replace("four", "FOUR")), HUNKS, new Set([1])), { kind: "content" });
   });
