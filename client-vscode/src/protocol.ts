@@ -174,9 +174,9 @@ export interface AgentRunResult {
 export interface SessionInfo {
   sessionId: string;
   title: string;
-  /** the session's runIds, in order */
-  runs: string[];
-  /** when it last changed: an ISO date or epoch seconds */
+  /** how many runs it holds (the server of 0.2.0), or their runIds in order */
+  runs: number | string[];
+  /** when it last changed: epoch seconds (or an ISO date) */
   updated: string | number;
 }
 
@@ -281,10 +281,10 @@ export type AgentEvent =
     }
   | { runId: string; kind: "proposal"; action: "created" | "resolved"; proposal: ProposalInfo }
   | { runId: string; kind: "error"; type: string; message: string }
-  /** DESIGN §9: the rules files the run read */
-  | { runId: string; kind: "rules"; files?: string[]; paths?: string[] }
-  /** a mention that could not be resolved, or another thing the user should know */
-  | { runId: string; kind: "warning"; message: string }
+  /** DESIGN §9: the rules files the run read, in order (cut: shortened to the budget) */
+  | { runId: string; kind: "rules"; files?: ({ path: string; chars?: number; cut?: boolean } | string)[] }
+  /** a mention that brings nothing, or a rules file left out (source "mention" | "rules") */
+  | { runId: string; kind: "warning"; source?: string; subject?: string; message: string }
   /** a model turn as it is written (docs/lsp-extensions.md) */
   | { runId: string; kind: "stream"; task?: number; phase?: "planning" | "acting"; text: string }
   | {

@@ -22,9 +22,10 @@ async function agentView(page) {
   return webviewFrame(page, "#goal", "the Agent view's goal box", 30000);
 }
 
-scenario("Edit the proposed side of the diff, then Accept: the file holds the user's version", {
+// the file and the answer need only this extension; the model's "applied" needs the server's `content`
+scenario("[server §9 content] Edit the proposed side of the diff, then Accept: the file holds the user's version", {
   files: WORKSPACE, script: editScript("greet says Hi"),
-}, async ({ page, ws, cs }) => {
+}, async ({ page, ws, cs, model }) => {
   await runCommand(page, "Agent: Run Goal…");
   await quickInput(page, { hasText: "What should the agent do" });
   await answerInput(page, "Make greet say Hi");
@@ -45,6 +46,9 @@ scenario("Edit the proposed side of the diff, then Accept: the file holds the us
   await waitFor(async () => (await page.locator(".tab.dirty").count()) === 0, "no unsaved editor after Accept", 10000);
   await waitFor(() => outputLog(cs.userData).includes("accepted with the user's text"), "agent/resolveProposal with the user's content", 15000);
   assert.equal(await page.locator(".monaco-diff-editor").count(), 0, "the proposal's diff closed");
+  const told = await waitFor(() => toolMessage(model.requests(), "call_edit"), "the model to hear about the edit", 30000);
+  assert.match(told, /"status":\s*"applied"/, `the server took the user's text as applied: ${told}`);
+  assert.ok(told.includes("* 2"), `the model is told how the applied text differs from its proposal: ${told}`);
 });
 
 scenario("Accept from the lens above the change; the run shows the unverified badge", {

@@ -197,13 +197,15 @@ export class RunStore {
         break;
       }
       case "rules": {
-        const files = Array.isArray(event.files) ? event.files : Array.isArray(event.paths) ? event.paths : [];
-        run.rules = files.filter((f): f is string => typeof f === "string");
+        const files = Array.isArray(event.files) ? event.files : [];
+        run.rules = files
+          .map((f) => (typeof f === "string" ? f : f && typeof f.path === "string" ? `${f.path}${f.cut ? " (cut)" : ""}` : undefined))
+          .filter((f): f is string => typeof f === "string");
         run.transcript.push({ at, kind: "rules", text: run.rules.length ? `Rules read: ${run.rules.join(", ")}` : "No rules files" });
         break;
       }
       case "warning":
-        run.transcript.push({ at, kind: "warning", text: `Warning: ${event.message}` });
+        run.transcript.push({ at, kind: "warning", text: `Warning${event.subject ? ` (${event.subject})` : ""}: ${event.message}` });
         break;
       case "tool_call": {
         run.stream = undefined;

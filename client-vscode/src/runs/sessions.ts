@@ -22,7 +22,10 @@ export interface RunRecord {
 export interface Session {
   sessionId: string;
   title: string;
+  /** the runs this window knows, in order */
   runs: string[];
+  /** how many runs the server says it holds (it may know more than this window) */
+  runCount?: number;
   /** epoch ms */
   updated: number;
   /** false: a run of a server without sessions; it cannot be continued */
@@ -84,6 +87,7 @@ export class SessionList {
         sessionId: s.sessionId,
         title: typeof s.title === "string" && s.title ? s.title : mine?.title ?? "Session",
         runs,
+        runCount: typeof s.runs === "number" ? s.runs : runs.length,
         updated: Math.max(epoch(s.updated), mine?.updated ?? 0),
         continuable: true,
       });

@@ -139,7 +139,11 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       proposals: this.ctx.proposals.pending().map((p) => proposalView(p, relativePath)),
       selectedRunId: selected,
       model: config.model,
-      sessions: this.ctx.sessions.list().map((s) => ({ sessionId: s.sessionId, title: s.title, continuable: s.continuable })),
+      sessions: this.ctx.sessions.list().map((s) => ({
+        sessionId: s.sessionId,
+        title: s.runCount && s.runCount > 1 ? `${s.title} (${s.runCount} runs)` : s.title,
+        continuable: s.continuable,
+      })),
       selectedSessionId: sessionId,
       context: editor ? { label: editor.label } : null,
     };

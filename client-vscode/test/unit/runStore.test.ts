@@ -327,7 +327,8 @@ describe("run store: issue 21", () => {
     let now = 1000;
     const runs = new RunStore(() => now);
     runs.started("r", "goal", "s1");
-    runs.apply({ runId: "r", kind: "rules", files: ["AGENTS.md"] });
+    runs.apply({ runId: "r", kind: "rules", files: [{ path: "AGENTS.md", chars: 412, cut: false }, { path: ".clinerules/a.md", chars: 9, cut: true }] });
+    runs.apply({ runId: "r", kind: "warning", source: "mention", subject: "@nope.py", message: "no such file" });
     runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "{\"name\": " });
     now = 3000;
     runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "\"edit_file\"}" });
@@ -340,7 +341,8 @@ describe("run store: issue 21", () => {
     const run = runs.get("r");
     assert.equal(run?.looseSteps[0].status, "rejected");
     assert.ok(run?.transcript.some((e) => e.text === "← edit_file rejected"));
-    assert.deepEqual(run?.rules, ["AGENTS.md"]);
+    assert.deepEqual(run?.rules, ["AGENTS.md", ".clinerules/a.md (cut)"]);
+    assert.ok(run?.transcript.some((e) => e.text === "Warning (@nope.py): no such file"));
     assert.equal(run?.sessionId, "s1");
     runs.apply({ runId: "r", kind: "finished", status: "cancelled", error: "cancelled" });
     assert.equal(runs.get("r")?.transcript.at(-1)?.text, "Run cancelled");

@@ -33,6 +33,11 @@ describe("sessions: the conversations the Agent view lists", () => {
     assert.deepEqual(list.get("sess-b")?.runs, ["run-8", "run-9"]);
     assert.equal(list.get("sess-b")?.title, "Greeting work");
     assert.equal(list.list()[0].sessionId, "sess-b");
+    // the server of 0.2.0 counts the runs (epoch seconds for updated): this window's runs stay
+    list.fromServer([{ sessionId: "sess-b", title: "Greeting work", runs: 3, updated: 1_800_000_000 }]);
+    assert.deepEqual(list.get("sess-b")?.runs, ["run-8", "run-9"]);
+    assert.equal(list.get("sess-b")?.runCount, 3);
+    assert.equal(list.get("sess-b")?.updated, 1_800_000_000_000);
   });
 });
 
