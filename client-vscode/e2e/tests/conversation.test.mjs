@@ -71,6 +71,31 @@ scenario("Accept from the lens above the change; the run shows the unverified ba
   assert.equal(await view.locator("#runs li.run").count(), 1, "one list, one run");
 });
 
+const LONG = Array.from({ length: 14 }, (_, i) => `value_${i} = ${i}`).join("\n") + "\n";
+const LONG_NEW = LONG.replace("value_1 = 1", "value_1 = 100").replace("value_12 = 12", "value_12 = 1200");
+
+scenario("Keep one hunk and drop the other at the hunks themselves: only the kept one lands", {
+  files: { ...WORKSPACE, "long.py": LONG },
+  script: [plan("Edit long.py"), call("call_write", "write_file", { path: "long.py", content: LONG_NEW }), call("call_finish", "finish", { summary: "two values changed" }), plan(), plan()],
+}, async ({ page, ws, model }) => {
+  const view = await agentView(page);
+  await view.locator("#goal").fill("Change value_1 and value_12");
+  await view.locator("#run").click();
+  const diff = await diffEditor(page);
+  const keep = diff.locator(".codelens-decoration a", { hasText: "Keep" });
+  await waitFor(async () => (await keep.count()) === 2, "a Keep lens at each of the two hunks", 20000);
+  await keep.first().click();
+  await diff.locator(".codelens-decoration", { hasText: "kept" }).first().waitFor({ timeout: 10000 });
+  await diff.locator(".codelens-decoration a", { hasText: "Drop" }).first().click();
+  const file = path.join(ws, "long.py");
+  const expected = LONG.replace("value_1 = 1", "value_1 = 100");
+  await waitFor(() => fs.readFileSync(file, "utf8") === expected, "long.py with the kept hunk only", 20000);
+  const told = await waitFor(() => toolMessage(model.requests(), "call_write"), "the model to hear about the edit", 30000);
+  assert.match(told, /"status":\s*"applied"/, told);
+  assert.match(told, /value_12/, `the model is told which hunk was left out: ${told}`);
+  assert.equal(await page.locator(".quick-input-widget:visible").count(), 0, "no picker");
+});
+
 scenario("@ in the goal box completes a workspace file; the goal carries the @path token", {
   files: WORKSPACE,
   script: [plan("Explain greet.py"), call("call_read", "read_file", { path: "greet.py" }), call("call_finish", "finish", { summary: "greet says Hello" }), plan()],
