@@ -31,6 +31,13 @@ export class EditorContext implements vscode.Disposable {
       this.emitter,
       vscode.window.onDidChangeActiveTextEditor((e) => e && this.follow(e)),
       vscode.window.onDidChangeTextEditorSelection((e) => this.follow(e.textEditor)),
+      // a file closed in every editor no longer goes with the goal
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        if (this.info && !editors.some((e) => e.document.uri.toString() === this.info?.uri)) {
+          this.info = undefined;
+          this.emitter.fire();
+        }
+      }),
     ];
     const active = vscode.window.activeTextEditor;
     if (active) this.follow(active);

@@ -200,7 +200,8 @@ function renderSessions(s: ViewState): void {
 function renderTranscriptHeader(run: RunView | undefined): void {
   byId("transcript-section").hidden = !run;
   if (!run) return;
-  byId("transcript-title").textContent = `Transcript — ${run.goal || run.runId}`;
+  // the goal is the run's own header above: said once
+  byId("transcript-title").textContent = "Transcript";
   byId("transcript-title").title = run.description;
   cancelButton.hidden = run.status !== "running";
   cancelButton.dataset.runId = run.runId;
@@ -224,6 +225,8 @@ function renderTranscript(m: Extract<ToWebview, { type: "transcript" }>): void {
   const have = transcriptList.children.length;
   const fresh = m.entries.slice(Math.max(0, have - m.from));
   transcriptList.append(...fresh.map(entryItem));
+  // "Goal: …" repeats the run's header: kept in the list (the slice arithmetic counts it), not shown
+  for (const li of transcriptList.querySelectorAll<HTMLElement>("li.kind-started")) li.hidden = true;
   if (m.reset) stickToBottom = true;
   if (stickToBottom && fresh.length) list.scrollTop = list.scrollHeight;
 }

@@ -181,21 +181,24 @@ describe("settings", () => {
     const server = serverKeys();
     // DESIGN §9 settings the extension declares before the server reads them (another branch adds them)
     const ahead = ["autoApprove", "autoApproveDeny", "rules"].filter((k) => !server.includes(k));
-    const declared = Object.keys(props)
-      .map((k) => k.replace(/^agentls\./, ""))
+    // autoApprove.tools / .paths / .commands: three lists in the Settings UI, one object to the server
+    const declared = [...new Set(Object.keys(props).map((k) => k.replace(/^agentls\./, "").replace(/^(autoApprove(?:Deny)?)\..*$/, "$1")))]
       .filter((k) => k !== "serverCommand" && k !== "trace.server" && !ahead.includes(k));
     assert.deepEqual(declared.sort(), server.sort());
     for (const key of [...declared, "serverCommand"]) {
-      if (!(key in DEFAULTS)) continue; // passed through as the user wrote it (autoApprove, rules)
+      if (key.startsWith("autoApprove")) continue; // checked below, list by list
       // a URL setting is a plain string in the Settings UI: "" there is null (no URL) to the server
       const declaredDefault = props[`agentls.${key}`].default === "" && key.endsWith("Url") ? null : props[`agentls.${key}`].default;
       assert.deepEqual(declaredDefault, DEFAULTS[key as keyof typeof DEFAULTS], key);
     }
     assert.equal((props["agentls.baseUrl"] as { type?: unknown }).type, "string", "baseUrl is editable in the Settings UI");
     for (const key of ["autoApprove", "autoApproveDeny"]) {
-      const shape = props[`agentls.${key}`] as { type?: string; properties?: Record<string, { type: string }> };
-      assert.equal(shape.type, "object");
-      assert.deepEqual(Object.keys(shape.properties ?? {}).sort(), ["commands", "paths", "tools"]);
+      for (const list of ["tools", "paths", "commands"]) {
+        const shape = props[`agentls.${key}.${list}`] as { type?: string; items?: { type: string }; default?: unknown };
+        assert.equal(shape.type, "array", `${key}.${list} is a list the Settings UI edits`);
+        assert.equal(shape.items?.type, "string");
+        assert.deepEqual(shape.default, []);
+      }
     }
     assert.equal((props["agentls.rules"] as { type?: unknown }).type, "boolean");
     assert.deepEqual(props["agentls.approval"].enum, ["ask", "auto", "never", "plan"]);
