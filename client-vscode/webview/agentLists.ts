@@ -151,7 +151,7 @@ const BADGE: Record<string, string> = { verified: "verified", unverified: "unver
 function contextFill(fill: { used: number; window: number }): HTMLElement {
   const pct = Math.min(100, Math.round((fill.used / Math.max(fill.window, 1)) * 100));
   const meter = el("meter", { min: "0", max: String(fill.window), value: String(fill.used), "aria-label": "Context used" });
-  return el("div", { class: "context-fill", title: `context ${fill.used} of ${fill.window} tokens` }, meter, el("span", { class: "muted" }, ` context ${pct} %`));
+  return el("div", { class: "context-fill", title: `context used: ${fill.used} of ${fill.window} tokens (${pct} %)` }, meter);
 }
 
 function headerTitle(run: RunView): string {

@@ -33,7 +33,7 @@ export type OutcomeLevel = "info" | "warning" | "error";
  * The summary without its "Not verified: <reason>." line when the verdict already says it
  * (the server's summary states its facts, the verification among them).
  */
-function summaryBesideVerdict(run: RunInfo): string | undefined {
+export function summaryBesideVerdict(run: Pick<RunInfo, "summary" | "verification">): string | undefined {
   const summary = run.summary?.trim();
   const reason = run.verification?.verified === null ? run.verification.unverified : undefined;
   if (!summary || !reason) return summary || undefined;

@@ -9,6 +9,7 @@ import type { ProposalInfo } from "../protocol";
 import { isFinished, type RunInfo, type RunStore, type StepInfo, type TranscriptEntry } from "../runs/runStore";
 import type { ProposalView, RunView, StepView } from "./agentMessages";
 import { usageText, verdict } from "../runs/verdict";
+import { summaryBesideVerdict } from "../runs/format";
 import { proposalPath, runDescription, runDetails, stepDescription, stepLabel, stepTooltip } from "./format";
 
 /** The most runs the view lists (the Runs tree has them all). */
@@ -59,7 +60,8 @@ export function runView(run: RunInfo, now: number): RunView {
     description: runDescription(run, now),
     tasks: run.tasks.map((t) => ({ index: t.index, title: t.title, status: t.status, steps: t.steps.map(stepView) })),
     looseSteps: run.looseSteps.map(stepView),
-    summary: run.summary ?? null,
+    // the verdict is its own line: the summary's "Not verified: <reason>." is not said twice
+    summary: summaryBesideVerdict(run) ?? null,
     // "cancelled" as an error says nothing the status does not
     error: run.error && run.error !== run.status ? run.error : null,
     verdict: verdict(run.status, run.verification) ?? null,
