@@ -84,7 +84,12 @@ function build(): void {
       { id: "runs-section" },
       el("h3", {}, "Runs"),
       el("ul", { id: "runs", class: "list" }),
-      el("p", { id: "runs-empty", class: "muted" }, "No runs yet. Describe a goal above and press Run."),
+      el(
+        "p",
+        { id: "runs-empty", class: "muted" },
+        "No runs yet. Describe a goal below and press Run — the open file and its selection go with it. New here? ",
+        el("a", { id: "open-walkthrough", href: "#" }, "Get started"),
+      ),
     ),
     el(
       "section",
@@ -367,6 +372,10 @@ byId("new-session").addEventListener("click", () => {
   goal.focus();
 });
 byId("context-remove").addEventListener("click", () => send({ type: "removeContext" }));
+byId("open-walkthrough").addEventListener("click", (e) => {
+  e.preventDefault();
+  send({ type: "walkthrough" });
+});
 modeSelect.addEventListener("change", () => (modeTouched = true));
 approvalSelect.addEventListener("change", () => (approvalTouched = true));
 cancelButton.addEventListener("click", () => {

@@ -119,6 +119,7 @@ export type FromWebview =
   | { type: "selectSession"; sessionId: string }
   | { type: "newSession" }
   | { type: "removeContext" }
+  | { type: "walkthrough" }
   | { type: "mentions"; seq: number; query: string }
   | { type: "cancel"; runId: string }
   | { type: "selectRun"; runId: string }
@@ -145,6 +146,7 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case "manageTrust":
     case "newSession":
     case "removeContext":
+    case "walkthrough":
       return { type: m.type };
     case "run":
       if (str(m.goal) && str(m.mode) && MODE_SET.has(m.mode) && str(m.approval) && APPROVAL_SET.has(m.approval)) {

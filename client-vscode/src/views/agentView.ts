@@ -183,6 +183,9 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         case "removeContext":
           this.ctx.editorContext.remove();
           return;
+        case "walkthrough":
+          await vscode.commands.executeCommand("workbench.action.openWalkthrough", `${this.ctx.extension.extension.id}#agentls.start`, false);
+          return;
         case "mentions":
           this.send({ type: "mentions", seq: message.seq, items: await this.mentions(message.query) });
           return;

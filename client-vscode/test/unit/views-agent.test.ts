@@ -14,6 +14,7 @@ describe("views: agent view state and messages", () => {
       { type: "selectSession", sessionId: "sess-1" },
       { type: "newSession" },
       { type: "removeContext" },
+      { type: "walkthrough" },
       { type: "mentions", seq: 3, query: "gre" },
       { type: "cancel", runId: "r1" },
       { type: "selectRun", runId: "r1" },
