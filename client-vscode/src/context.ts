@@ -192,14 +192,17 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   }
 
   /** The code actions' `agentls.agent.run {goal, context}` command. */
-  private async runFromCommand(params: AgentRunParams): Promise<{ runId: string } | undefined> {
+  private async runFromCommand(params: AgentRunParams): Promise<{ runId: string; sessionId?: string } | undefined> {
     const runId = await this.startRun(typeof params.goal === "string" ? params.goal : "", {
       mode: params.mode,
       approval: params.approval,
       maxSteps: params.maxSteps,
       context: params.context,
+      sessionId: typeof params.sessionId === "string" ? params.sessionId : undefined,
     });
-    return runId ? { runId } : undefined;
+    // answered as agent/run is (the server's own command answers {runId, sessionId})
+    const sessionId = runId ? this.runs.get(runId)?.sessionId : undefined;
+    return runId ? { runId, ...(sessionId ? { sessionId } : {}) } : undefined;
   }
 
   async cancelRun(runId: string): Promise<void> {
