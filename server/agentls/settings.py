@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import pathspec
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     StringConstraints,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
 Mode = Literal["read-only", "dev", "ci", "full"]
-Approval = Literal["ask", "auto", "never"]
+Approval = Literal["ask", "auto", "never", "plan"]
 ShellSandbox = Literal["auto", "bubblewrap", "landlock", "none"]
 ToolProtocol = Literal["auto", "native", "json", "text"]
 #: The permission flags (DESIGN §3), by their contract names.
@@ -29,6 +31,7 @@ McpServerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]+$", ma
 #: What an MCP server's tools need unless its entry says otherwise: allowed in `full` only.
 MCP_DEFAULT_PERMISSIONS: tuple[PermissionName, ...] = ("shellExecution", "network")
 _MCP_FIELDS = ("mcpServers", "mcp_servers")
+_AUTO_FIELDS = ("autoApprove", "auto_approve")
 
 
 class McpServerConfig(BaseModel):
@@ -56,6 +59,37 @@ class McpServerConfig(BaseModel):
         if self.command is not None and (self.headers or self.type in ("http", "streamable-http", "streamableHttp", "sse")):
             raise ValueError("`headers` and an HTTP `type` go with `url`, not with `command`")
         return self
+
+
+#: One entry of an auto-approve list: not blank, one line.
+RuleText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=r"^[^\n\r\x00]*$")]
+
+
+class AutoApproveRules(BaseModel):
+    """`autoApprove` / `autoApproveDeny` (DESIGN §9): tool names, path globs (gitignore
+    style, workspace-relative: `docs/**`, `*.md`, `!docs/secret/**`) and command patterns
+    (`*` and `?` over the whole command line; never across a shell control character).
+    What they decide is tools/auto_approval.py; here they are only checked."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tools: tuple[RuleText, ...] = ()
+    paths: tuple[RuleText, ...] = ()
+    commands: tuple[RuleText, ...] = ()
+
+    @field_validator("paths")
+    @classmethod
+    def _globs_compile(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for glob in value:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([glob])
+            except Exception as exc:  # re.error, pathspec's own pattern errors
+                raise ValueError(f"{glob!r} is not a valid path glob: {exc}") from None
+        return value
+
+    @property
+    def empty(self) -> bool:
+        return not (self.tools or self.paths or self.commands)
 
 
 class Settings(BaseModel):
@@ -86,6 +120,13 @@ class Settings(BaseModel):
     shell_sandbox: ShellSandbox = Field(default="auto", alias="shellSandbox")
     # MCP servers whose tools join the registry as mcp__<server>__<tool> (DESIGN §10).
     mcp_servers: dict[McpServerName, McpServerConfig] = Field(default_factory=dict, alias="mcpServers")
+    # What goes ahead under approval `ask` without asking, and what never does (DESIGN §9);
+    # ignored when the client says the workspace is not trusted (VS Code's workspace trust).
+    auto_approve: AutoApproveRules = Field(default_factory=AutoApproveRules, alias="autoApprove")
+    auto_approve_deny: AutoApproveRules = Field(default_factory=AutoApproveRules, alias="autoApproveDeny")
+    workspace_trusted: bool = Field(default=True, alias="workspaceTrusted")
+    # The project's rules files (AGENTS.md, .clinerules, …) in every run's instructions (DESIGN §9).
+    rules: bool = True
 
 
 def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
@@ -93,6 +134,7 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
 
     Each invalid field is reported and replaced by its default; the rest is kept. A bad
     `mcpServers` entry is reported and that server left out; the other servers are kept.
+    An invalid `autoApproveDeny` drops `autoApprove` too (nothing goes ahead unasked).
     """
     if raw is None:
         return Settings(), []
@@ -116,6 +158,9 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
                 continue
             bad.add(field)
             problems.append(f"setting {loc!r}: {err['msg']} (got {err.get('input')!r}); using the default")
+        if bad & {"autoApproveDeny", "auto_approve_deny"} and any(k in raw for k in _AUTO_FIELDS):
+            bad.update(_AUTO_FIELDS)  # never the allow rules without their deny rules
+            problems.append("setting 'autoApprove' is ignored too while 'autoApproveDeny' is invalid")
         cleaned = {k: v for k, v in raw.items() if k not in bad}
         for field in _MCP_FIELDS:
             if isinstance(cleaned.get(field), dict) and bad_servers:

@@ -124,7 +124,7 @@ def test_modes_and_the_approval_option(tmp_path: Path) -> None:
     new = responses(out, "new")[0]["result"]
     option = new["configOptions"][0]
     assert option["id"] == "approval" and option["currentValue"] == "ask"
-    assert {o["value"] for o in option["options"]} == {"ask", "auto", "never"}
+    assert {o["value"] for o in option["options"]} == {"ask", "auto", "never", "plan"}
     assert responses(out, "setConfig")[0]["result"]["configOptions"][0]["currentValue"] == "auto"
     assert not [e for e in out["log"] if e["type"] == "permission"]  # auto: nobody asked
     assert (root / "app.py").read_text("utf-8") == "def main():\n    return 2\n"

@@ -31,7 +31,7 @@ def test_a_trivial_goal_runs_end_to_end(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
     )
     result = json.loads(proc.stdout)
-    assert set(result) == {"runId", "status", "goal", "tasks", "steps", "proposals", "summary", "verification", "usage"}
+    assert set(result) == {"runId", "sessionId", "status", "goal", "tasks", "steps", "proposals", "summary", "verification", "usage"}
     assert result["status"] in ("completed", "budget_exhausted"), proc.stderr[-2000:]
     assert proc.returncode == (0 if result["status"] == "completed" else 1)
     assert 1 <= result["steps"] <= 4 and result["proposals"] == []

@@ -75,6 +75,7 @@ async def test_to_dict_has_exactly_the_contract_keys(run_agent: RunAgent) -> Non
     out = await run_agent([plan("a"), finish("ok"), plan()], goal="g")
     assert out.state.to_dict() == {
         "runId": out.state.run_id,
+        "sessionId": None,  # a run started outside a session (start_run gives it one)
         "status": "completed",
         "goal": "g",
         "tasks": [{"title": "a", "status": "done"}],
@@ -197,3 +198,15 @@ async def test_a_streaming_model_s_output_comes_as_stream_events_before_its_call
     assert streams[0]["text"].startswith(reply[:5]) and streams[0]["phase"] == "acting"
     assert len(streams) <= len(streamed["stream"])  # batched, never more events than pieces
     assert out.kinds().index("stream") < out.kinds().index("tool_call")
+
+
+async def test_usage_is_estimated_when_the_provider_counts_nothing(run_agent: RunAgent) -> None:
+    none = {"prompt_tokens": 0, "completion_tokens": 0}
+    script = [plan("a", usage=none), act("read_file", {"path": "README.md"}, usage=none), finish("ok"), plan(usage=none)]
+    out = await run_agent(script, goal="Read README.md")
+    usage = out.of("finished")[0]["usage"]
+    assert usage["estimated"] is True and usage == out.state.usage_dict()
+    # the last turn's prompt holds at least the system prompt: hundreds of tokens, not 0
+    assert 100 < usage["contextUsed"] < usage["promptTokens"] and usage["completionTokens"] > 5
+    counted = await run_agent([plan("a"), finish("ok"), plan()], goal="g")
+    assert "estimated" not in counted.state.usage_dict()

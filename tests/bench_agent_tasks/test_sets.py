@@ -1,6 +1,7 @@
 """The agent benchmark's task sets (tests/bench/agent_tasks/bench_tasks.py), without a model:
 everyday, spec by split, and paraphrase variants read from a `[[paraphrase]]` file (here a
-file this test writes; the real one is written by someone else and not read here).
+file this test writes; the real, held-out one is written by someone else and not read here),
+and the development paraphrases (`paraphrases_dev.toml`, read: they are meant to be).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ AGENT_TASKS = Path(__file__).resolve().parents[1] / "bench" / "agent_tasks"
 sys.path.insert(0, str(AGENT_TASKS))
 
 from bench_tasks import (  # noqa: E402
+    ALL_SETS,
+    PARAPHRASES_DEV,
     all_tasks,
     interleaved,
     paraphrase_tasks,
@@ -117,3 +120,32 @@ def test_each_set_has_its_result_file() -> None:
     assert result_path("spec", "all", "1.5b").name == "agent_tasks_spec_1.5b.json"
     assert result_path("spec", "dev", "0.5b").name == "agent_tasks_spec_dev_0.5b.json"
     assert result_path("paraphrase", "all", "1.5b").name == "agent_tasks_paraphrase_1.5b.json"
+    assert (
+        result_path("paraphrase-dev", "all", "0.5b").name == "agent_tasks_paraphrase_dev_0.5b.json"
+    )
+
+
+def test_the_dev_paraphrases_cover_every_everyday_task_three_times() -> None:
+    variants = paraphrase_tasks(PARAPHRASES_DEV)  # ValueError if a task is not an everyday one
+    base = {t.name: t for t in all_tasks()}
+    by_task: dict[str, list[str]] = {}
+    for variant in variants:
+        name, _, number = variant.name.partition("~p")
+        assert name in base and number.isdigit()
+        by_task.setdefault(name, []).append(variant.goal)
+    assert set(by_task) == set(base)
+    assert all(len(goals) == 3 for goals in by_task.values())
+    goals = [v.goal for v in variants]
+    assert len(set(goals)) == len(goals)
+    assert not set(goals) & {t.goal for t in base.values()}
+
+
+def test_the_dev_paraphrase_set_runs_like_the_paraphrase_set() -> None:
+    tasks = task_set("paraphrase-dev")
+    assert tasks == interleaved(paraphrase_tasks(PARAPHRASES_DEV))
+    assert [t.name for t in task_set("paraphrase-dev", ["fix_bug*"])] == [
+        "fix_bug~p1",
+        "fix_bug~p2",
+        "fix_bug~p3",
+    ]
+    assert "paraphrase-dev" not in ALL_SETS  # `--set all` reports the held-out set, not this

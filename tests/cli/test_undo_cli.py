@@ -126,8 +126,8 @@ def test_the_terminal_review_accepts_one_hunk_of_two_and_the_model_hears_the_res
     )
     os.close(slave)
     try:
-        _read_until(master, b"Apply this change? [y/N] (e: hunk by hunk)")
-        os.write(master, b"e\n")
+        _read_until(master, b"Apply this change? [y/N] (e: edit first; h: hunk by hunk)")
+        os.write(master, b"h\n")
         _read_until(master, b"Apply this hunk (1/2)?")
         os.write(master, b"y\n")
         _read_until(master, b"Apply this hunk (2/2)?")

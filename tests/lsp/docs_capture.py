@@ -93,6 +93,7 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     app = root / "app.py"
     uri = app.as_uri()
     base = {"mode": "dev", "approval": "ask"}
+    (root / "AGENTS.md").write_text("Keep the shop's functions small.\n", "utf-8")  # a `rules` event each run
     caps = {**EDITOR_CAPS, "experimental": {"agentls": {"proposals": True}}}
     _initialize(client, root, caps, base)
     client.wait_for(lambda m: m.method == "$/progress" and m.body["value"]["kind"] == "end", what="the index")
@@ -125,6 +126,17 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     undo = client.result("agent/undo", {"runId": run_id})
     client.wait_for(lambda m: m.method == "agent/proposal" and m.body["id"] == undo["proposalId"], what="the undo proposal")
     client.result("agent/resolveProposal", {"id": undo["proposalId"], "decision": "rejected", "comment": "not now"})
+
+    # Edit before accept: the user changes the proposed text, the editor applies theirs.
+    turns = [plan("Rename main"), act("edit_file", {"path": "app.py", "old": "def main():", "new": "def start():"}), finish("Renamed main"), plan()]
+    _configure(client, **base, model=_script(tmp, "edited", turns))
+    edited_run = client.result("agent/run", {"goal": "Rename main to start"})["runId"]
+    edited = client.wait_for(lambda m: m.method == "agent/proposal" and m.body["runId"] == edited_run, what="the proposal to edit").body
+    users = app.read_text("utf-8").replace("def main():", "def run_shop():")
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": users}]})
+    app.write_text(users, "utf-8")
+    client.result("agent/resolveProposal", {"id": edited["id"], "decision": "accepted", "content": {uri: users}})
+    client.event(edited_run, "finished")
 
     # A code action's command starts a run.
     actions = client.result("textDocument/codeAction", {
@@ -169,6 +181,7 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
         "context": {
             "uri": uri, "range": {"start": {"line": 3, "character": 0}, "end": {"line": 5, "character": 0}},
             "diagnostics": [{"range": {"start": {"line": 4, "character": 4}, "end": {"line": 4, "character": 17}}, "message": "unused value", "source": "mylinter"}],
+            "mentions": ["@src/util.py", "@diff"],  # neither resolves here: `warning` events
         },
         "workDoneToken": "my-run-1",
     })["runId"]  # fmt: skip
@@ -177,11 +190,32 @@ def _with_proposals(client: StdioClient, root: Path, tmp: Path) -> None:
     client.event(slow_id, "finished")
     client.wait_for(lambda m: m.method == "$/progress" and m.body["token"] == "my-run-1" and m.body["value"]["kind"] == "end", what="the end of my-run-1")
 
+    # Sessions: a follow-up run in the first run's session, then the list.
+    _configure(client, **base, model=_script(tmp, "follow-up", [plan("Answer"), finish("It says: a tiny shop"), plan()]))
+    session_id = client.result("agent/status", {"runId": run_id})["sessionId"]
+    follow_up = client.result("agent/run", {"goal": "What does the docstring say now?", "sessionId": session_id, "mode": "read-only"})["runId"]
+    client.event(follow_up, "finished")
+    client.result("agent/sessions", {})
+
+    # Plan review: the editor edits the plan, then one run's plan is rejected.
+    client.plan_answer = lambda params: {"tasks": [*params["tasks"], "Read prices.py too"]}
+    turns = [plan("Read app.py"), act("read_file", {"path": "app.py"}), finish("read"),
+             act("read_file", {"path": "prices.py"}), finish("no prices.py"), plan()]  # fmt: skip
+    _configure(client, **base, model=_script(tmp, "plan", turns))
+    planned = client.result("agent/run", {"goal": "Read app.py", "mode": "read-only", "approval": "plan"})["runId"]
+    client.event(planned, "finished")
+    client.plan_answer = lambda params: {"decision": "rejected", "comment": "not today"}
+    _configure(client, **base, model=_script(tmp, "rejected", [plan("Rewrite app.py")]))
+    rejected = client.result("agent/run", {"goal": "Rewrite app.py", "approval": "plan"})["runId"]
+    client.event(rejected, "finished")
+
     # Errors.
     client.request("agent/status", {"runId": "run-000000000000"})
+    client.request("agent/run", {"goal": "Go", "sessionId": "ses-0000000000000000"})
     client.request("agent/run", {"goal": "Go", "mode": "turbo"})
     client.request("agent/run", {"goal": "Go", "mode": "read-only", "approval": "auto"})
     client.request("agent/resolveProposal", {"id": proposal["id"], "decision": "accepted", "hunks": [7]})
+    client.request("agent/resolveProposal", {"id": edited["id"], "decision": "accepted", "content": {"file:///etc/passwd": "x"}})
     client.request("agent/undo", {"runId": "run-000000000000"})
     client.request("agent/sessions", {})
 

@@ -39,6 +39,7 @@ def templates(root: Path) -> dict[str, Any]:
         "workspace/executeCommand": {"command": "agentls.agent.cancel", "arguments": [{"runId": "nope"}]},
         "agent/run": {"goal": "say hello", "mode": "read-only", "approval": "never", "maxSteps": 1, "context": {"uri": app, "range": rng}},
         "agent/status": {"runId": "nope"},
+        "agent/sessions": {},
         "agent/cancel": {"runId": "nope"},
         "agent/tools": {},
         "agent/executeTool": {"name": "read_file", "input": {"path": "app.py"}, "mode": "read-only"},

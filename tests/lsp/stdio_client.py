@@ -42,6 +42,9 @@ class StdioClient:
 
     def __init__(self, cwd: Path, settings: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> None:
         self.settings = settings or {}  # what workspace/configuration answers
+        #: how `agent/plan` is answered: the plan as it was shown, unless a test says otherwise
+        #: (None: the editor does not know `agent/plan` and answers it with -32601)
+        self.plan_answer: Callable[[Any], Any] | None = lambda params: {"tasks": params["tasks"]}
         self.log: list[Captured] = []
         self._answers: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(1)
@@ -156,6 +159,13 @@ class StdioClient:
         elif method == "workspace/applyEdit":
             apply_on_disk(params["edit"])
             result = {"applied": True}
+        elif method == "agent/plan" and self.plan_answer is not None:  # the user's answer about a plan
+            result = self.plan_answer(params)
+        elif method.startswith("agent/"):  # an editor that does not know the method
+            error = {"code": -32601, "message": f"Method Not Found: {method}"}
+            self._record(Captured("client-result", method, error, ok=False))
+            self._send({"jsonrpc": "2.0", "id": message["id"], "error": error})
+            return
         self._record(Captured("client-result", method, result))
         self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 

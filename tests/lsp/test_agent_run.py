@@ -115,6 +115,7 @@ async def test_run_streams_events_in_order_and_reports_progress(client: Language
     status = await request(client, "agent/status", {"runId": run_id})
     assert status == {
         "runId": run_id,
+        "sessionId": status["sessionId"],  # a new session (tests/lsp/test_agent_sessions.py)
         "status": "completed",
         "goal": "What does main return?",
         "tasks": [{"title": "Read app.py", "status": "done"}],

@@ -116,7 +116,7 @@ async def test_the_fix_this_run_tells_the_model_the_diagnostic(client: LanguageC
         configure(client, tmp_path, model="openai:fixer", baseUrl=model.base_url, mode="read-only")
         started = plain(await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="agentls.agent.run", arguments=[argument])))
         await wait_until(lambda: model.requests, what="the model's first turn")
-    assert set(started) == {"runId"}
+    assert set(started) == {"runId", "sessionId"}  # the command answers as agent/run does
     said = "\n".join(str(m.get("content")) for m in model.requests[0]["messages"])
     assert "The editor reports these problems there" in said
     assert "- lines 7–8 (0-based 6:4–7:2), agentls: syntax error near 'x +'" in said, said

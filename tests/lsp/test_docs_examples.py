@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from agentls.agent.events import KINDS
 from agentls.settings import Settings, parse_settings
@@ -70,8 +71,9 @@ def _type(value: Any) -> str:
 
 
 def _key(key: str) -> str:
-    """Keys that hold ids (a change annotation's) compare without the id."""
-    return _ID_IN_KEY.sub(r"\1-ID", key)
+    """Keys that hold ids (a change annotation's) compare without the id, document URIs
+    (`content` of agent/resolveProposal) as one key."""
+    return "file:///URI" if key.startswith("file:///") else _ID_IN_KEY.sub(r"\1-ID", key)
 
 
 def mismatch(doc: Any, real: Any, subset: bool = False, path: str = "$") -> str | None:
@@ -172,6 +174,8 @@ def _aliases() -> dict[str, Any]:
     out = {}
     for name, field in Settings.model_fields.items():
         default = field.get_default(call_default_factory=True)
+        if isinstance(default, BaseModel):  # a nested setting (autoApprove): its JSON
+            default = default.model_dump(mode="json")
         out[field.alias or name] = list(default) if isinstance(default, tuple) else default
     return out
 

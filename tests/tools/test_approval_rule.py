@@ -11,7 +11,7 @@ AUTO = {"dev", "full"}
 
 
 def expected(mode: str, asked: str, interactive: bool) -> tuple[str, tuple[str, ...]]:
-    followed, applied = asked, ()
+    followed, applied = ("ask" if asked == "plan" else asked), ()  # plan: ask, once reviewed
     if followed == "auto" and mode not in AUTO:
         followed, applied = "ask", ("mode_forbids_auto",)
     if followed == "ask" and not interactive:
@@ -33,7 +33,8 @@ def test_the_approval_followed(
 ) -> None:
     grant = approval_for(mode, asked, interactive=interactive)  # type: ignore[arg-type]
     assert (grant.asked, grant.approval, grant.applied) == (asked, followed, applied)
-    assert grant.changed == (followed != asked) and len(grant.reasons) == len(applied)
+    assert grant.changed == bool(applied) and len(grant.reasons) == len(applied)
+    assert grant.plan == (asked == "plan" and interactive)
 
 
 @pytest.mark.parametrize(

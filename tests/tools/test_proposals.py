@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import threading
 from pathlib import Path
 
@@ -111,14 +112,26 @@ def test_bad_resolutions(store, pid, decision, error):
         store.resolve(pid or p.id, decision)
 
 
-def test_a_failing_applier_leaves_the_proposal_stale_with_a_note(workspace, ws_root):
+def test_an_os_failure_of_the_applier_fails_the_proposal_as_a_runtime_error(workspace, ws_root):
     def fail(p: Proposal) -> None:
-        raise OSError("read-only file system")
+        raise OSError(errno.EROFS, "Read-only file system", str(ws_root / "src" / "app.py"))
 
     store = ProposalStore(workspace, applier=fail)
     p = store.propose("src/app.py", APP_OLD, APP_NEW)
+    assert store.resolve(p.id, "accepted") == "failed"
+    assert p.error == {"type": "runtime", "message": p.note}
+    assert "Read-only file system (EROFS)" in (p.note or "") and "nothing was changed" in (p.note or "")
+    assert "stale" not in (p.note or "")
+
+
+def test_an_editor_refusing_the_edit_leaves_the_proposal_stale_with_a_note(workspace, ws_root):
+    def refuse(p: Proposal) -> None:
+        raise RuntimeError("the editor did not apply it (version mismatch)")
+
+    store = ProposalStore(workspace, applier=refuse)
+    p = store.propose("src/app.py", APP_OLD, APP_NEW)
     assert store.resolve(p.id, "accepted") == "stale"
-    assert "read-only file system" in (p.note or "")
+    assert "version mismatch" in (p.note or "")
 
 
 def test_a_custom_applier_is_used(workspace, ws_root):

@@ -63,6 +63,7 @@ APPROVAL_TEXT = {
     "ask": "Ask before each edit and command",
     "auto": "Apply edits at once (dev and full)",
     "never": "Propose only: nothing is applied",
+    "plan": "Show the plan first, then ask before each edit and command",
 }
 
 

@@ -27,10 +27,14 @@ OPTIONS = [
 ]
 
 
+USER_REJECTED = "rejected by the user in the editor"
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
     allowed: bool
     why: str  # for the model and the step's content: who decided, and how
+    failed: bool = False  # no one decided: the request itself failed
 
 
 class Asking:
@@ -50,7 +54,7 @@ class Asking:
             )
         except Exception as exc:
             log.warning("session/request_permission failed: %s", exc)
-            return Answer(False, f"rejected: the permission request failed ({exc})")
+            return Answer(False, f"rejected: the permission request failed ({exc})", failed=True)
         outcome = reply.outcome
         if getattr(outcome, "outcome", None) != "selected":
             return Answer(False, "rejected: the request was cancelled")
@@ -62,5 +66,5 @@ class Asking:
         if choice in ("allow_once", "allow_always"):
             return Answer(True, "allowed by the user")
         if choice in ("reject_once", "reject_always"):
-            return Answer(False, "rejected by the user in the editor")
+            return Answer(False, USER_REJECTED)
         return Answer(False, f"rejected: the client chose an unknown option {choice!r}")

@@ -7,9 +7,13 @@ recorded in it), streams the run's events as `session/update`s in order through 
 sender (updates.py), and answers with the stop reason once every update is out. Under
 approval `ask` each proposal is put to the user with `session/request_permission` (its
 diff on the step that made it) and each shell command or MCP tool call before it runs (the
-run's tool gate);
+run's tool gate) — unless an auto-approve rule lets it through (DESIGN §9: the executor
+does not ask the gate, the store marks the proposal; the step says which rule);
 the decision resolves the proposal, applied through the client's `fs/write_text_file`
-where it offers it. `cancel` ends the run (stop reason `cancelled`); `set_mode` changes the
+where it offers it. Under approval `plan` (DESIGN §7, §9) the run's first plan goes out as
+the `plan` update, then `session/request_permission` on a `switch_mode` tool call ("Run
+this plan?"): allowed, the run goes on as `ask`; rejected (or the request failed), it ends
+before any tool runs (stop reason `cancelled`). `cancel` ends the run (stop reason `cancelled`); `set_mode` changes the
 permissions from the next tool call.
 Must not know: the connection's transport, how the client shows anything.
 """
@@ -26,15 +30,17 @@ from urllib.parse import unquote, urlparse
 
 from acp.schema import StopReason, ToolCallUpdate, ToolKind
 
-from acp import RequestError, text_block, update_agent_thought, update_user_message
+from acp import RequestError, text_block, tool_content, update_agent_thought, update_user_message
 from agentls.acp import updates
-from agentls.acp.asking import Asking
+from agentls.acp.asking import USER_REJECTED, Asking
 from agentls.acp.client_files import ClientFiles
 from agentls.agent.events import RunEvent
 from agentls.agent.launch import RunHandle, RunRequest, RunRequestError, Workbench, start_run
+from agentls.agent.plan_review import PlanAnswer, PlanReviewError
 from agentls.agent.sessions import Session
 from agentls.llm.base import ChatModel
 from agentls.settings import Settings
+from agentls.tools.auto_approval import call_rule
 from agentls.tools.base import Tool, ToolContext
 from agentls.tools.permissions import PermissionSet, approval_for
 from agentls.tools.proposals.store import Decision
@@ -94,7 +100,7 @@ class AcpSession:
                     self.bench, request, settings=self.settings, model=model,
                     listener=self._on_event, session=self.session,
                     editor=self.files if self.files.can_read else None, gate=self._gate,
-                    facts={"frontEnd": "acp", "sessionId": self.session_id},
+                    facts={"frontEnd": "acp", "sessionId": self.session_id}, plan_review=self._review_plan,
                 )  # fmt: skip
             except RunRequestError as exc:
                 raise RequestError.invalid_params({"field": exc.field, "message": exc.message}) from None
@@ -144,8 +150,17 @@ class AcpSession:
     def _send(self, update: Any) -> None:
         self._queue.put_nowait(update)
 
+    async def _sent(self) -> None:
+        """Wait until every update queued so far is out."""
+        marker = asyncio.Event()
+        self._queue.put_nowait(marker)
+        await marker.wait()
+
     async def _send_all(self) -> None:
         while (update := await self._queue.get()) is not _STOP:
+            if isinstance(update, asyncio.Event):  # a `_sent` marker
+                update.set()
+                continue
             try:
                 await self.conn.session_update(session_id=self.session_id, update=update)
             except Exception as exc:  # a client that went away: the run goes on, unseen
@@ -158,7 +173,7 @@ class AcpSession:
             self._send(updates.plan([t.to_dict() for t in self.handle.state.tasks]))
         elif kind == "tool_call" and data.get("name") != "finish":
             self._current = (str(data.get("id")), str(data.get("name")))
-            self._send(updates.tool_started(data, self.bench.registry, root))
+            self._send(updates.tool_started(data, self.bench.registry, root, self._call_rule(data)))
         elif kind == "tool_result" and data.get("name") != "finish":
             self._send(updates.tool_ended(data))
         elif kind == "proposal":
@@ -176,7 +191,8 @@ class AcpSession:
             found = self.bench.proposals.get(pid)
             if found is not None:
                 self._send(updates.proposal_diff(call_id, found, self.bench.workspace.root))
-            if proposal.get("status") == "pending" and self.handle is not None and self.handle.approval == "ask":
+            asked = not proposal.get("autoApproved")  # the user's rule answers for them
+            if asked and proposal.get("status") == "pending" and self.handle is not None and self.handle.approval == "ask":
                 task = asyncio.create_task(self._decide(pid, call_id, tool))
                 self._asks.add(task)
                 task.add_done_callback(self._asks.discard)
@@ -201,7 +217,36 @@ class AcpSession:
         except (KeyError, ValueError) as exc:
             log.warning("proposal %s could not be resolved: %s", pid, exc)
 
+    # --- plan review (approval `plan`) ----------------------------------------------------
+    async def _review_plan(self, run_id: str, tasks: list[str]) -> PlanAnswer:
+        """The plan as the `plan` update, then "Run this plan?" (a `switch_mode` tool call:
+        from planning to acting); an allowed plan runs as it was shown."""
+        self._send(updates.plan([{"title": t, "status": "pending"} for t in tasks]))
+        await self._sent()
+        shown = "\n".join(f"{n}. {t}" for n, t in enumerate(tasks, 1))
+        asked = ToolCallUpdate(
+            tool_call_id=f"plan-{run_id}", title="Run this plan?", kind="switch_mode", status="pending",
+            content=[tool_content(text_block(shown))], raw_input={"tasks": tasks},
+        )  # fmt: skip
+        answer = await self.asking.ask("plan", asked)
+        if answer.failed:
+            raise PlanReviewError(answer.why.removeprefix("rejected: "))
+        if answer.allowed:
+            return PlanAnswer.approve(tasks)
+        return PlanAnswer.reject(None if answer.why == USER_REJECTED else answer.why)
+
     # --- the tool gate: a shell command under `ask` is asked about first -----------------
+    def _call_rule(self, data: dict[str, Any]) -> str | None:
+        """The auto-approve rule that lets this step run unasked (the executor skips the gate
+        by the same rule), shown on the step."""
+        tool = self.bench.registry.get(str(data.get("name")))
+        if tool is None or tool.category not in ASKED_FIRST or self.handle is None:
+            return None
+        arguments = data.get("arguments")
+        ctx = self.handle.agent.tool_context
+        given = arguments if isinstance(arguments, dict) else {}
+        return call_rule(ctx.settings, self.mode, ctx.approval, tool.name, given)
+
     def _gate(self, tool: Tool, arguments: dict[str, Any], ctx: ToolContext) -> str | None:
         """A shell command, or an MCP server's tool (whose effects nobody here can see or
         undo), is asked about before it runs under approval `ask`."""
@@ -232,8 +277,10 @@ class AcpSession:
 
 
 def goal_text(blocks: list[Any], root: Path) -> str:
-    """The prompt's blocks as the goal: its text, a linked file named by its workspace path
-    (the goal then names it), an embedded resource's text attached below."""
+    """The prompt's blocks as the goal: its text, a linked file inside the workspace as a
+    mention of it (`@path`: the agent's mentions read it into the first turn, through the
+    client's `fs/read_text_file` where offered — DESIGN §9), one outside by its URI, an
+    embedded resource's text attached below."""
     parts: list[str] = []
     attached: list[str] = []
     for block in blocks:
@@ -241,7 +288,9 @@ def goal_text(blocks: list[Any], root: Path) -> str:
         if kind == "text":
             parts.append(block.text)
         elif kind == "resource_link":
-            parts.append(f"(see `{_shown(block.uri, root)}`)")
+            shown = _shown(block.uri, root)
+            inside = shown != block.uri and not any(c.isspace() for c in shown)
+            parts.append(f"@{'./' if '/' not in shown else ''}{shown}" if inside else f"(see `{shown}`)")
         elif kind == "resource":
             resource = block.resource
             text = getattr(resource, "text", None)

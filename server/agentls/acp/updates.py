@@ -97,15 +97,20 @@ def call_title(name: str, arguments: dict[str, Any]) -> str:
     return f"{name}({shown})"
 
 
-def tool_started(data: dict[str, Any], registry: ToolRegistry, root: Path) -> ToolCallStart:
+def tool_started(
+    data: dict[str, Any], registry: ToolRegistry, root: Path, auto_approved: str | None = None
+) -> ToolCallStart:
+    """A step begins; `auto_approved`: the rule that lets it run without asking, said in it."""
     given = data.get("arguments")
     arguments: dict[str, Any] = given if isinstance(given, dict) else {}
     name = str(data.get("name"))
+    said = [tool_content(text_block(f"Auto-approved by {auto_approved}"))] if auto_approved else None
     return start_tool_call(
         str(data.get("id")),
         call_title(name, arguments),
         kind=tool_kind(name, registry),
         status="in_progress",
+        content=said,
         locations=locations(arguments, root),
         raw_input=arguments,
     )
@@ -144,12 +149,15 @@ def proposal_diff(tool_call_id: str, proposal: Proposal, root: Path) -> ToolCall
 
 
 def proposal_decided(tool_call_id: str, proposal: dict[str, Any]) -> ToolCallProgress:
-    """A decided proposal: a rejected or stale one fails its step, with the reason."""
+    """A decided proposal: a rejected, stale or failed one fails its step, with the reason."""
     status = proposal.get("status")
-    if status in ("rejected", "stale"):
+    if status in ("rejected", "stale", "failed"):
         why = proposal.get("comment") or proposal.get("note") or ""
         text = f"{proposal.get('title')}: {status}" + (f" ({why})" if why else "")
         return update_tool_call(tool_call_id, status="failed", content=[tool_content(text_block(text))])
+    if proposal.get("autoApproved"):
+        said = f"{proposal.get('title')}: applied, auto-approved by {proposal['autoApproved']}"
+        return update_tool_call(tool_call_id, status="completed", content=[tool_content(text_block(said))])
     return update_tool_call(tool_call_id, status="completed")
 
 

@@ -5,7 +5,8 @@ approval, the proposal store, index, memory, the cancel event, the proposal time
 creates the built-in components as attributes and collects them (plus any given ones),
 runs the loop, and emits `RunEvent`s: `status`, `task`, `thought`, `tool_call`,
 `tool_result`, `proposal` (this run's proposals, created or resolved, forwarded from the
-ProposalStore's listeners), `error`, and `finished` last. Events are delivered on the
+ProposalStore's listeners), `error`, `rules` and `warning` (the rules files read and the
+goal's mentions resolved before the first turn), and `finished` last. Events are delivered on the
 event loop's thread; an `on_event` callback must not block it.
 
 `cancel()` may be called from any thread: the status becomes `cancelled` at once, the
@@ -40,6 +41,8 @@ from agentls.agent.builtin import (
     WatchdogComponent,
 )
 from agentls.agent.builtin.evidence import grounded_answer
+from agentls.agent.builtin.mentions import MentionsComponent
+from agentls.agent.builtin.rules import RulesComponent
 from agentls.agent.builtin.test_status import TestStatusComponent
 from agentls.agent.components import AgentComponent
 from agentls.agent.context import RunContext, RunSettings
@@ -49,6 +52,7 @@ from agentls.agent.goal.facts import WorkspaceFacts
 from agentls.agent.loop import TaskLoop
 from agentls.agent.outcomes import RunStop
 from agentls.agent.pipeline import Pipeline, collect_components
+from agentls.agent.plan_review import PlanAnswer, PlanReview, PlanReviewError
 from agentls.agent.report import compose
 from agentls.agent.run import EditorContext, RunState, Status
 from agentls.agent.verification import Verification, decide
@@ -56,7 +60,7 @@ from agentls.llm.base import ChatModel
 from agentls.tools.audit import AuditLog
 from agentls.tools.base import CallGate, EditorFiles, ToolContext
 from agentls.tools.executor import ToolExecutor
-from agentls.tools.permissions import Permission, PermissionSet
+from agentls.tools.permissions import PLAN_THEN, Permission, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
 from agentls.tools.run_trace import new_run_id
@@ -92,6 +96,7 @@ class Agent:
         earlier: tuple[dict[str, Any], ...] = (),
         editor: EditorFiles | None = None,
         gate: CallGate | None = None,
+        plan_review: PlanReview | None = None,
     ) -> None:
         self.run_id = run_id or new_run_id()
         self.model = model
@@ -104,7 +109,7 @@ class Agent:
             workspace=workspace,
             permissions=PermissionSet.for_mode(settings.mode),
             run_id=self.run_id,
-            approval=settings.approval,
+            approval=PLAN_THEN if settings.approval == "plan" else settings.approval,
             proposals=self.proposals,
             index=index,
             memory=memory,
@@ -126,9 +131,11 @@ class Agent:
         run = self.context
         # The built-in components, found by collect_components in this order.
         self.system = SystemComponent(run)
+        self.rules = RulesComponent(run)  # the project's rules files (DESIGN §9)
         self.tools = ToolsComponent(registry, self.executor, self.tool_context)
         self.memory = MemoryComponent(run)
         self.editor_context = EditorContextComponent(run)
+        self.mentions = MentionsComponent(run, self.executor)  # the goal's @-mentions
         self.conversation = ConversationComponent(run)
         self.grounding = GroundingComponent(run)
         self.watchdog = WatchdogComponent(settings.watchdog_repeats)
@@ -154,6 +161,8 @@ class Agent:
         self._cancel_event: asyncio.Event | None = None
         self._proposal_events: deque[dict[str, Any]] = deque()  # from the store, not yet emitted
         self._own_memory = memory is None
+        #: approval `plan`: the front end's hook the first plan is put to (plan_review.py)
+        self.plan_review = (plan_review or _no_review) if settings.approval == "plan" else None
 
     async def _command(self, command: str) -> Any:
         """One sandboxed shell command for the done check (None when it cannot run)."""
@@ -190,8 +199,13 @@ class Agent:
             if self._cancel_requested:
                 raise asyncio.CancelledError("cancelled before it started")
             self.context.reading = await asyncio.to_thread(self._read_goal, goal, context)
+            await self.rules.prepare(self._emit)  # before the first turn
+            await self.mentions.prepare(goal, self._emit, context.mentions if context else ())
+            if dropped := await asyncio.to_thread(self.conversation.dropped):  # said once (DESIGN §9)
+                self._emit("status", {"status": "running", "notice": dropped})
             loop = TaskLoop(
-                self.context, self.pipeline, self.model, self._emit, cancel, self.done_check
+                self.context, self.pipeline, self.model, self._emit, cancel, self.done_check,
+                review=self.plan_review,
             )
             words = await loop.execute()
             summary = self._report(words)
@@ -267,7 +281,7 @@ class Agent:
             verification = Verification(False if checks else None, checks, verification.unverified)
         self.state.verification = verification.to_dict()
         proposals = check.changed() if check is not None else []
-        proposals += [p for p in self.proposals.list(self.run_id) if p.status in ("rejected", "stale")]
+        proposals += [p for p in self.proposals.list(self.run_id) if p.status in ("rejected", "stale", "failed")]
         proposals.sort(key=lambda p: p.created_at)
         summary = compose(words, proposals, verification, answer=not reading.wants_change, read=reading.files)
         return summary if stopped is None else f"{stopped}\n{summary}"
@@ -351,6 +365,11 @@ class Agent:
             if action == "created" and proposal["id"] not in self.state.proposals:
                 self.state.proposals.append(proposal["id"])
             self._emit("proposal", {"action": action, "proposal": proposal})
+
+
+async def _no_review(run_id: str, tasks: list[str]) -> PlanAnswer:
+    """Approval `plan` with no hook: nothing may run unreviewed."""
+    raise PlanReviewError("no one can be asked about the plan here (approval 'plan' needs a front end that shows it)")
 
 
 def _writes(registry: Any, name: str) -> bool:

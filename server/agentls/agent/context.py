@@ -73,6 +73,9 @@ class RunContext:
     #: change writes as the run began, and earlier failed versions only as their failures
     #: (the turn policy sets it: a small model copies the version it sees)
     fresh_tries: bool = False
+    #: characters every prompt of the run carries besides its turn: the project's rules and
+    #: the goal's mentions (set before the first turn; the history makes room for them)
+    context_chars: int = 0
 
     @property
     def run_id(self) -> str:

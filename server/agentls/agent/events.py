@@ -8,7 +8,13 @@ started; a model turn is starting: `phase` planning | acting, `steps` so far —
 and progress; or, with a `notice`, something the model's provider says once, such as an
 endpoint's tool calls moving to another protocol), and `stream` (a model that streams: the
 text it generated since the last `stream` event, `phase` planning | acting — the first
-piece at once, then at most four a second, so a silent turn is never silent).
+piece at once, then at most four a second, so a silent turn is never silent), `plan`
+(approval `plan`, DESIGN §9: `action` asked with the first plan's `tasks`, then approved or
+edited with the tasks the run takes, or rejected with the user's `comment`), `rules` (the
+project's rules files the run read into its instructions, before its first turn: each
+file's `path`, `chars` and whether it was `cut` to the budget) and `warning` (something the
+run could not use and goes on without — a mention it could not resolve, a rules file
+refused: `source` `mention` | `rules`, `subject`, `message`).
 `to_dict()` → `{"runId", "kind", **data}`. Must not know: who listens, LSP.
 """
 
@@ -18,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 KINDS: Final = frozenset(
-    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status", "stream"}
+    {"task", "thought", "tool_call", "tool_result", "proposal", "error", "finished", "status", "stream", "plan", "rules", "warning"}
 )
 
 

@@ -49,6 +49,7 @@ from agentls.agent.context import RunContext
 from agentls.agent.execution import available, error_text, run_call, unavailable_lines
 from agentls.agent.outcomes import BudgetExhausted, CallRejected, RunFailed, TaskDone
 from agentls.agent.pipeline import Pipeline
+from agentls.agent.plan_review import PlanReview, reviewed
 from agentls.agent.policy import TurnPolicy, policy_for
 from agentls.agent.prompts import bullets, render
 from agentls.agent.protocols import (
@@ -61,6 +62,7 @@ from agentls.agent.protocols import (
 )
 from agentls.agent.replies import BadReply, parse_call, parse_tasks
 from agentls.agent.run import Task, TaskStatus
+from agentls.agent.transcript import estimated_usage
 from agentls.llm.base import TASKS_SCHEMA, ChatModel, Message, ModelTurn, ToolSpec, cancellable
 
 Emit = Callable[[str, dict[str, Any]], None]
@@ -107,8 +109,10 @@ class TaskLoop:
         emit: Emit,
         cancel: asyncio.Event,
         done_check: DoneCheckComponent | None = None,
+        review: PlanReview | None = None,
     ) -> None:
         self.run = run
+        self.review = review  # approval `plan`: the first plan is put to the user
         self.done_check = done_check
         self.pipeline = pipeline
         self.model = model
@@ -125,7 +129,12 @@ class TaskLoop:
     async def execute(self) -> str:
         """Run the tasks to the end; return the model's summary (raises RunStop to stop)."""
         state, settings = self.run.state, self.run.settings
-        self._add_tasks((await self._plan(None) if self.policy.plans else None) or [self.run.goal])
+        first = (await self._plan(None) if self.policy.plans else None) or [self.run.goal]
+        if self.review is None:
+            self._add_tasks(first)
+        else:
+            plan = self._first_plan(first)
+            self._add_tasks(await reviewed(self.review, self.run, plan, self.emit, self.cancel), cap=None)
         summary = ""
         while pending := state.pending():
             if state.loops >= settings.max_loops:
@@ -174,12 +183,22 @@ class TaskLoop:
             data["result"] = task.result
         self.emit("task", data)
 
-    def _add_tasks(self, titles: list[str]) -> None:
+    def _first_plan(self, titles: list[str]) -> list[str]:
+        """The first plan as `_add_tasks` would keep it (capped, without repeats)."""
+        kept: dict[str, str] = {}
+        for title in titles:
+            kept.setdefault(title.casefold(), title)
+        return list(kept.values())[: self.run.settings.max_initial_tasks]
+
+    def _add_tasks(self, titles: list[str], cap: int | None = -1) -> None:
+        """Add the new tasks among `titles` (at most `cap`; -1: the settings' cap on new
+        tasks, None: all of them)."""
         state = self.run.state
         seen = {t.title.casefold() for t in state.tasks}
         added = 0
+        limit = self.run.settings.max_initial_tasks if cap == -1 else cap
         for title in titles:
-            if added >= self.run.settings.max_initial_tasks or title.casefold() in seen:
+            if (limit is not None and added >= limit) or title.casefold() in seen:
                 continue
             seen.add(title.casefold())
             state.tasks.append(Task(title))
@@ -246,6 +265,9 @@ class TaskLoop:
             state.model_seconds += time.monotonic() - started
             if streamer is not None:
                 streamer.flush()
+        if turn.usage.prompt_tokens <= 0:  # the provider counted nothing: estimate (chars / 4)
+            turn.usage = estimated_usage(messages, tools, turn)
+            state.usage_estimated = True
         state.add_usage(turn.usage)
         state.context_used = turn.usage.prompt_tokens
         if turn.notice:  # e.g. the endpoint's tool calls moved to another protocol

@@ -2,7 +2,8 @@
 
 `RunStop` subclasses carry the final status and a message for the user: `BudgetExhausted`
 (steps, loops, tokens, time or cost ran out), `RunFailed` (too many bad replies, the
-watchdog, a model error). `CallRejected` is raised by an `AfterParse` component to keep a
+watchdog, a model error, a plan review that failed), `PlanRejected` (the user rejected the
+plan under approval `plan`: the run ends `cancelled` before any task ran). `CallRejected` is raised by an `AfterParse` component to keep a
 call from running and tell the model why (the run goes on); `TaskDone` ends the current
 task as if the model had called finish, with the component's summary (the done check
 still judges the run).
@@ -32,6 +33,12 @@ class BudgetExhausted(RunStop):
 
 class RunFailed(RunStop):
     status = "failed"
+
+
+class PlanRejected(RunStop):
+    """The user rejected the run's plan (DESIGN §9): stopped by the user, nothing failed."""
+
+    status = "cancelled"
 
 
 class CallRejected(Exception):

@@ -79,7 +79,8 @@ def file_facts(proposals: Iterable[Proposal]) -> tuple[list[str], set[str], set[
             state = f"applied in part ({len(p.accepted_hunks or ())} of {len(p.hunks)} hunks)"
         else:
             state = {"applied": "applied", "pending": "pending your review", "rejected": "rejected",
-                     "stale": "not applied (the file changed meanwhile)"}.get(p.status, p.status)  # fmt: skip
+                     "stale": "not applied (the file changed meanwhile)",
+                     "failed": "not applied (it could not be written)"}.get(p.status, p.status)  # fmt: skip
         lines.append(f"{path} ({size}): {state}")
     landed = set(landed_new)
     return lines, landed, set(last) - landed

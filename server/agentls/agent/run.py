@@ -4,9 +4,12 @@ and the `EditorContext` a run may start from.
 Run status: `running` → `completed` | `failed` | `cancelled` | `budget_exhausted`, once.
 Task status: `pending` → `running` | `skipped`; `running` → `done` | `failed` | `skipped`.
 Any other move is an `InvalidTransition`. `RunState.to_dict()` is the contract of
-`agent/status` and `agentls run --json`: runId, status, goal, tasks[{title, status}],
+`agent/status` and `agentls run --json`: runId, sessionId (DESIGN §9: the session the run
+belongs to; null for a run started outside one), status, goal, tasks[{title, status}],
 steps, proposals, summary, verification (DESIGN §9: null while running) and usage
-{promptTokens, completionTokens, modelSeconds, contextWindow, contextUsed}.
+{promptTokens, completionTokens, modelSeconds, contextWindow, contextUsed} (plus `cost` when
+the provider reports one, `estimated: true` when some turn's tokens were counted from its
+characters because the provider reported none).
 Must not know: the loop, components, tools, LSP.
 """
 
@@ -44,13 +47,15 @@ class InvalidTransition(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class EditorContext:
     """Where the user started the run: a workspace-relative path, the selection's range
-    ((line, character), (line, character)), 0-based, the selected text, and the problems
-    the editor reported there (e.g. a diagnostic the user asked to fix), one line each."""
+    ((line, character), (line, character)), 0-based, the selected text, the problems
+    the editor reported there (e.g. a diagnostic the user asked to fix), one line each,
+    and the mentions the client picked beside the goal (`@src/app.py`, `@diff`; DESIGN §9)."""
 
     path: str
     range: tuple[tuple[int, int], tuple[int, int]] | None = None
     text: str | None = None
     problems: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -86,6 +91,8 @@ class RunState:
     model_seconds: float = 0.0  # time spent in model turns
     context_window: int = 0  # the model's window, in tokens
     context_used: int = 0  # the prompt of the last turn, in tokens
+    session_id: str | None = None  # the session the run belongs to (sessions.py)
+    usage_estimated: bool = False  # some turn's tokens were estimated (the provider said none)
 
     @property
     def done(self) -> bool:
@@ -120,6 +127,7 @@ class RunState:
     def to_dict(self) -> dict[str, Any]:
         return {
             "runId": self.run_id,
+            "sessionId": self.session_id,
             "status": self.status,
             "goal": self.goal,
             "tasks": [t.to_dict() for t in list(self.tasks)],
@@ -138,4 +146,5 @@ class RunState:
             "contextWindow": self.context_window,
             "contextUsed": self.context_used,
             **({"cost": self.usage.cost} if self.usage.cost is not None else {}),
+            **({"estimated": True} if self.usage_estimated else {}),
         }

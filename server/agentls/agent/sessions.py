@@ -2,7 +2,7 @@
 
 A session lives in `.agentls/sessions/<sessionId>.json`: `{sessionId, title, created,
 updated, runs: [{runId, goal, status, summary, verified, proposals: [{id, title, status,
-comment}], at}]}`, written atomically after each run, so it survives a restart. A run
+comment, files}], at}]}`, written atomically after each run, so it survives a restart. A run
 started in a session sees the earlier runs (`Session.earlier`: their goals, outcomes,
 summaries and the decisions on their proposals) as the first part of its context.
 Ids are `ses-` and 16 hex digits; a malformed or unknown id is a `SessionError` (a front end
@@ -26,8 +26,9 @@ from typing import Any
 FOLDER = Path(".agentls") / "sessions"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 TITLE_CHARS = 80
-#: What of the earlier runs a new run is shown at most (the newest are kept).
-EARLIER_RUNS = 8
+#: How many of the earlier runs a new run is given at most (the newest; how many of them
+#: it shows is the context budget's: builtin/conversation.py).
+EARLIER_RUNS = 50
 EARLIER_SUMMARY_CHARS = 1200
 
 
@@ -74,7 +75,7 @@ class Session:
             "summary": summary[:EARLIER_SUMMARY_CHARS],
             "verified": (result.get("verification") or {}).get("verified"),
             "proposals": [
-                {k: p.get(k) for k in ("id", "title", "status", "comment")} for p in proposals
+                {k: p.get(k) for k in ("id", "title", "status", "comment", "files")} for p in proposals
             ],
             "at": time.time(),
         }

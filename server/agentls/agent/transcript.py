@@ -3,14 +3,18 @@
 A step is the messages one acting turn added: the assistant's reply and the answers to
 it (tool messages with the call's id, or a user message when there was no call). The
 transcript keeps everything; the history component decides what the model sees.
+`estimated_usage` counts a turn's tokens (characters / 4) for a provider that reports none.
 Must not know: how history is trimmed, the model, tools, LSP.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
-from agentls.llm.base import Message
+from agentls.llm.base import Message, ModelTurn, ToolSpec, Usage
+
+CHARS_PER_TOKEN = 4
 
 
 def message_chars(message: Message) -> int:
@@ -19,6 +23,14 @@ def message_chars(message: Message) -> int:
         fn = call.get("function", {})
         size += len(fn.get("name", "")) + len(fn.get("arguments", "")) + 16
     return size + 8  # role and framing
+
+
+def estimated_usage(messages: list[Message], tools: list[ToolSpec] | None, turn: ModelTurn) -> Usage:
+    """A turn's usage estimated from its text (characters / 4): the messages and tools sent,
+    the reply received; the reported cost kept."""
+    sent = sum(message_chars(m) for m in messages) + (len(json.dumps(tools)) if tools else 0)
+    received = message_chars(turn.as_message())
+    return Usage(-(-sent // CHARS_PER_TOKEN), -(-received // CHARS_PER_TOKEN), turn.usage.cost)
 
 
 @dataclass(slots=True)

@@ -2,7 +2,7 @@
 
 The flags and `--settings` are the defaults of every session: the model, its endpoint,
 the permission mode (a session mode the client can change) and the approval (a session
-config option). `--approve plan` is not served yet: plan review (DESIGN §9) is not built.
+config option; `plan`: each prompt's plan is put to the user first, DESIGN §9).
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ def _run(args: argparse.Namespace) -> int:
         configured = load_settings(args.settings)
     except SettingsError as exc:
         print(f"agentls: {exc}", file=sys.stderr)
-        return 2
-    if args.approve == "plan":
-        print("agentls: --approve plan is not available yet (plan review is not built); use ask", file=sys.stderr)
         return 2
     flags = {"mode": args.mode, "approval": args.approve, "model": args.model, "baseUrl": args.base_url}
     raw = configured.model_dump(by_alias=True)

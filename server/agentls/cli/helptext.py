@@ -32,6 +32,13 @@ APPROVALS: dict[str, str] = {
     f"{' and '.join(m for m in MODES if m in AUTO_APPROVE_MODES)} (in the others: ask)",
     "never": "each proposed edit is shown, never applied",
 }
+#: `agentls run` and `agentls acp` only: plan review (DESIGN §9).
+PLAN_APPROVAL = (
+    "plan",
+    "the run's plan is shown first and asked about (run it, edit it, or reject it, "
+    "which ends the run cancelled before any tool runs); then each edit is asked about as "
+    "with ask; needs a terminal",
+)
 
 
 def section(title: str, rows: Sequence[tuple[str, str]]) -> str:
@@ -59,9 +66,12 @@ def modes(default: str = "the settings' mode, else dev") -> str:
     ])  # fmt: skip
 
 
-def approvals(default: str = "the settings' approval, else ask", **instead: str) -> str:
-    """What each approval does with a proposed edit; `instead` rewords some for one command."""
+def approvals(default: str = "the settings' approval, else ask", *, plan: bool = False, **instead: str) -> str:
+    """What each approval does with a proposed edit; `instead` rewords some for one command;
+    `plan`: the command also takes approval plan."""
     rows = [(name, instead.get(name, text)) for name, text in APPROVALS.items()]
+    if plan:
+        rows.append(PLAN_APPROVAL)
     return section(f"approvals (--approve; default: {default}):", rows)
 
 

@@ -13,8 +13,9 @@ New proposals reach the editor in one of two ways, chosen by the client's capabi
   way such a client can show the edit, and it lands in its buffer, undoable and unsaved.
   A proposal decided elsewhere meanwhile (its run was cancelled) withdraws the open
   request with `$/cancelRequest`.
-Proposals of runs with approval `auto` are not presented (there is nothing to decide);
-they are applied at once through the applier below.
+Proposals of runs with approval `auto`, and proposals an auto-approve rule let go ahead
+(`autoApproved`, DESIGN §9), are not presented (there is nothing to decide); they are
+applied at once through the applier below, and the run's `proposal` events say so.
 
 The applier (the store's hook, called by `ProposalStore.resolve("accepted")` after it has
 checked that the file still holds what the proposal was made from, on a worker thread)
@@ -130,7 +131,8 @@ class ProposalBridge:
     def _on_store_event(self, store: ProposalStore, event: dict[str, Any]) -> None:
         """A store listener (any thread): present new proposals on the loop."""
         proposal = event.get("proposal") or {}
-        if event.get("action") == "created" and proposal.get("runId") not in self.auto_runs:
+        decided = proposal.get("runId") in self.auto_runs or proposal.get("autoApproved")
+        if event.get("action") == "created" and not decided:
             self._on_loop(self._present, store, proposal)
         elif event.get("action") == "resolved" and proposal.get("id") in self._offers:
             self._on_loop(self._withdraw, proposal["id"])

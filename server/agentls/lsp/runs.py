@@ -6,7 +6,9 @@ of each project) and the ModelCache. A run is started as every front end starts 
 (`agent.launch.start_run`: its id, settings, trace, Agent and task, waiting for the
 project's first index); this module adds the editor's side: RunReporter turns its events
 into `agent/event` notifications and work-done progress, a run whose proposals are applied
-at once is not presented, and its trace (`.agentls/runs/<runId>.json`) is what
+at once is not presented, every run belongs to a session of its folder (DESIGN §9: the one
+`sessionId` names, else a new one; one run at a time in a session; `agent/sessions` lists
+them), approval `plan` asks the client `agent/plan` (plans.py), and its trace (`.agentls/runs/<runId>.json`) is what
 `agent/undo` reads (so a run can be undone after a restart). Bad requests raise
 `AgentRequestError` (a JSON-RPC -32602 naming the field), also when `start` is called from
 a command. `shutdown()` cancels every run and tool call: their worker threads must not
@@ -20,12 +22,15 @@ import asyncio
 import contextlib
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentls.agent.launch import RunHandle, RunRequest, RunRequestError, start_run
 from agentls.agent.run import EditorContext, RunState
+from agentls.agent.sessions import Session, SessionError, SessionStore
 from agentls.lsp.models import ModelCache
 from agentls.lsp.params import AgentRequestError, request_failed
+from agentls.lsp.plans import review_plan
 from agentls.lsp.proposals import ProposalBridge
 from agentls.lsp.run_reporter import RunReporter
 from agentls.lsp.toolbox import Toolbox
@@ -61,6 +66,7 @@ class RunManager:
         self.tools = Toolbox(server, self.bridge)
         self.models = ModelCache()
         self.runs: dict[str, Run] = {}
+        self._sessions: dict[Path, SessionStore] = {}
 
     @classmethod
     def of(cls, server: AgentLanguageServer) -> RunManager:
@@ -116,7 +122,44 @@ class RunManager:
         except RunRequestError as exc:
             raise AgentRequestError(exc.message, exc.field, **exc.data) from None
 
-    def start(self, project: Project, request: RunRequest, *, progress_token: Any = None) -> str:
+    # --- sessions -------------------------------------------------------------------------
+    def store(self, project: Project) -> SessionStore:
+        """The sessions of a project's folder (one store each, kept)."""
+        return self._sessions.setdefault(project.root, SessionStore(project.root))
+
+    def session(self, project: Project, session_id: Any) -> Session:
+        """The session `session_id` of the project (None: a new one); AgentRequestError
+        naming `sessionId` for an unknown or malformed id, or one with a run still going."""
+        if session_id is None:
+            return self.store(project).create()
+        try:
+            session = self.store(project).load(session_id)
+        except SessionError as exc:
+            raise AgentRequestError(str(exc), "sessionId", sessionId=session_id) from None
+        busy = next((r for r in self.runs.values() if r.state.session_id == session.session_id and not r.state.done), None)
+        if busy is not None:
+            message = f"session {session.session_id} has a run still going ({busy.state.run_id}): wait for it or cancel it"
+            raise AgentRequestError(message, "sessionId", sessionId=session_id, runId=busy.state.run_id)
+        return session
+
+    def project_of_session(self, session_id: Any) -> Project | None:
+        """The folder whose `.agentls/sessions` holds `session_id`, if any."""
+        for project in self.server.projects.values():
+            try:
+                self.store(project).load(session_id)
+            except SessionError:
+                continue
+            return project
+        return None
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """`agent/sessions`: every folder's sessions, the most recently updated first."""
+        found = [s for p in self.server.projects.values() for s in self.store(p).list()]
+        return [s.listing() for s in sorted(found, key=lambda s: s.updated, reverse=True)]
+
+    def start(
+        self, project: Project, request: RunRequest, *, progress_token: Any = None, session: Session | None = None
+    ) -> str:
         """Start a run in the background (call on the server's loop); its id."""
         settings = self.server.settings
         self._check(request)  # before a model is made for it
@@ -124,6 +167,7 @@ class RunManager:
         handle = start_run(
             self.tools.of(project), request, settings=settings, model=model,
             prelude=self._begin, close_model=not shared, facts={"model": settings.model},
+            session=session, plan_review=review_plan(self.server),
         )  # fmt: skip
         run = self.runs[handle.run_id] = Run(
             handle, project, RunReporter(self.server, handle.run_id, handle.goal, progress_token)

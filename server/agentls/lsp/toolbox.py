@@ -19,12 +19,14 @@ import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
 from agentls.agent.launch import Workbench
+from agentls.lsp.convert import uri_to_path
 from agentls.lsp.params import AgentRequestError
 from agentls.lsp.proposals import ProposalBridge
 from agentls.tools.base import ToolContext
 from agentls.tools.permissions import PermissionSet, approval_for
-from agentls.tools.proposals import Decision
+from agentls.tools.proposals import Decision, Proposal
 from agentls.tools.registry import default_registry
+from agentls.workspace import PathOutsideWorkspace, Workspace
 
 if TYPE_CHECKING:
     from agentls.lsp.language_server import AgentLanguageServer, Project
@@ -111,9 +113,10 @@ class Toolbox:
         decision: str,
         comment: str | None = None,
         hunks: list[int] | None = None,
+        content: dict[str, str] | None = None,
     ) -> dict[str, Any]:
-        """Accept (all, or the `hunks` given) or reject; `{id, status}` (applied | rejected |
-        stale)."""
+        """Accept (all, the `hunks` given, or with the user's `content` by URI) or reject;
+        `{id, status}` (applied | rejected | stale)."""
         if decision not in DECISIONS:
             raise AgentRequestError(
                 f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}", "decision"
@@ -129,8 +132,30 @@ class Toolbox:
                         proposal.check_hunks(hunks)
                     except ValueError as exc:
                         raise AgentRequestError(str(exc), "hunks", id=proposal_id) from None
+                edited = None if content is None else _edited(proposal, store.workspace, decision, content)
                 status = await asyncio.to_thread(
-                    store.resolve, proposal_id, cast(Decision, decision), comment, hunks
+                    store.resolve, proposal_id, cast(Decision, decision), comment, hunks, edited
                 )
                 return {"id": proposal_id, "status": status}
         raise AgentRequestError(f"unknown proposal id {proposal_id!r}", "id", id=proposal_id)
+
+
+def _edited(proposal: Proposal, workspace: Workspace, decision: str, content: dict[str, str]) -> dict[str, bytes]:
+    """`content` by workspace-relative path, each URI a file of the proposal; -32602 naming
+    `content` otherwise."""
+    if decision != "accepted":
+        raise AgentRequestError("content goes with the decision 'accepted' only", "content", id=proposal.id)
+    edited: dict[str, bytes] = {}
+    for uri, text in content.items():
+        path = uri_to_path(uri)
+        if path is None:
+            raise AgentRequestError(f"content: {uri!r} is not a file URI", "content", id=proposal.id, uri=uri)
+        try:
+            rel = workspace.relative(path)
+        except PathOutsideWorkspace as exc:
+            raise AgentRequestError(f"content: {uri} is outside the workspace ({exc})", "content", id=proposal.id, uri=uri) from None
+        edited[rel] = text.encode("utf-8")
+    try:
+        return proposal.check_content(edited)
+    except ValueError as exc:
+        raise AgentRequestError(f"content: {exc}", "content", id=proposal.id) from None

@@ -1,7 +1,7 @@
 """The audit log: one JSON line per tool call in `<root>/.agentls/audit.jsonl`.
 
 Each line holds the tool, its input with secrets redacted, the duration, the output size,
-the error and the permission decision. Redaction: values under keys that look secret
+the error and the permission decision (with the auto-approve rules that decided, if any). Redaction: values under keys that look secret
 (`*key*`, `*token*`, `*secret*`, `*password*`, any case) are replaced, and so is any
 occurrence of the value of an environment variable whose name looks secret. Writing is
 thread-safe and never raises into the caller: a failing write is logged.
@@ -18,6 +18,8 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from agentls.workspace.durable import state_folder
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +98,16 @@ class AuditLog:
         missing: list[str] | None = None,
         mode: str | None = None,
         run_id: str | None = None,
+        auto_approved: list[str] | None = None,
     ) -> None:
-        """Write one record. `decision` is allowed | denied (the permissions) | refused (the gate: the user) | not_checked."""
+        """Write one record. `decision` is allowed | auto-approved (the user's auto-approve
+        rules let the call or its proposals go ahead unasked; `autoApproved` names them) |
+        denied (the permissions) | refused (the gate: the user) | not_checked."""
         try:
             secrets = sorted({*env_secrets(), *keyed_secrets(input)}, key=len, reverse=True)
+            permission: dict[str, Any] = {"decision": decision, "missing": missing or [], "mode": mode}
+            if auto_approved:
+                permission["autoApproved"] = list(auto_approved)
             entry = {
                 "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds"),
                 "run_id": run_id,
@@ -109,11 +117,11 @@ class AuditLog:
                 "output_bytes": output_bytes,
                 "ok": error is None,
                 "error": redact(error, secrets) if error is not None else None,
-                "permission": {"decision": decision, "missing": missing or [], "mode": mode},
+                "permission": permission,
             }
             line = json.dumps(entry, ensure_ascii=False, default=str) + "\n"
             with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                state_folder(self.path.parent)
                 with open(self.path, "a", encoding="utf-8") as fh:
                     fh.write(line)
         except Exception as exc:  # the audit log must never break a tool call

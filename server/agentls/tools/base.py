@@ -152,6 +152,9 @@ class ToolContext:
     extra: dict[str, Any] = field(default_factory=dict)
     editor: EditorFiles | None = None  # reads see the editor's text first (after proposals)
     gate: CallGate | None = None  # asked before every call the permissions allow
+    # The auto-approve rules that let this call (or its proposals) go ahead unasked: the
+    # executor gives each call a fresh list and logs it in the audit log.
+    auto_approved: list[str] = field(default_factory=list)
 
     @property
     def root(self):  # noqa: ANN201 - Path

@@ -1,6 +1,8 @@
 """The tool executor: validate → permission check → the context's gate (a front end that
-asks the user first; a refusal is a `permission` error) → run with a deadline → validate
-output → log.
+asks the user first; a refusal is a `permission` error; not asked when an auto-approve rule
+covers the call, `auto_approval.call_rule`) → run with a deadline → validate output → log
+(the permission decision, and the auto-approve rules that let the call or its proposals
+go ahead: decision `auto-approved`).
 
 Every failure becomes a structured `ToolError` (validation | runtime | permission) that goes
 back to the caller as data; nothing a tool raises crashes the executor. A call runs in a
@@ -26,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from agentls.tools.audit import AuditLog
+from agentls.tools.auto_approval import call_rule
 from agentls.tools.base import CancelEvent, Tool, ToolContext, ToolError, result_dict
 from agentls.tools.registry import ToolRegistry
 from agentls.workspace import PathOutsideWorkspace
@@ -103,6 +106,7 @@ class ToolExecutor:
     def execute(self, name: str, raw_input: dict[str, Any] | None, ctx: ToolContext) -> ToolResult:
         start = time.perf_counter()
         decision, missing = "not_checked", None
+        approved: list[str] = []  # the auto-approve rules of this call and its proposals
         try:
             tool = self._tool(name)
             parsed = self._validate(tool, raw_input)
@@ -119,12 +123,15 @@ class ToolExecutor:
                     mode=mode,
                 )
             if ctx.gate is not None:
-                refused = ctx.gate(tool, parsed.model_dump(mode="json", exclude_none=True), ctx)
-                if refused is not None:
+                arguments = parsed.model_dump(mode="json", exclude_none=True)
+                rule = call_rule(ctx.settings, ctx.permissions.mode or "", ctx.approval, name, arguments)
+                if rule is not None:  # the user's rule answers for them: the gate is not asked
+                    approved.append(rule)
+                elif (refused := ctx.gate(tool, arguments, ctx)) is not None:
                     decision = "refused"
                     raise ToolError("permission", f"{name} was not run: {refused}", name, refused=True)
             decision = "allowed"
-            output = self._run(tool, parsed, ctx)
+            output = self._run(tool, parsed, ctx, approved)
             result = ToolResult(True, name, output=output)
         except ToolError as exc:
             result = ToolResult(False, name, error=self._error_dict(exc, name))
@@ -137,7 +144,10 @@ class ToolExecutor:
             result = ToolResult(False, name, error=err.to_dict())
         result.duration_ms = (time.perf_counter() - start) * 1000.0
         too_deep = "maxDepth" in (result.error or {}).get("details", {})  # redaction would recurse
-        self._log(result, {"input": "(not logged: too deep)"} if too_deep else raw_input, ctx, decision, missing)
+        shown = {"input": "(not logged: too deep)"} if too_deep else raw_input
+        if approved and decision == "allowed":
+            decision = "auto-approved"
+        self._log(result, shown, ctx, decision, missing, approved)
         return result
 
     # --- steps -------------------------------------------------------------------
@@ -170,10 +180,10 @@ class ToolExecutor:
                 "validation", f"invalid input for {tool.name}: {detail}", tool.name
             ) from None
 
-    def _run(self, tool: Tool, parsed: BaseModel, ctx: ToolContext) -> dict[str, Any]:
+    def _run(self, tool: Tool, parsed: BaseModel, ctx: ToolContext, approved: list[str] | None = None) -> dict[str, Any]:
         if ctx.cancel.is_set():
             raise ToolError("runtime", f"{tool.name} was not run: the run is cancelled", tool.name)
-        call_ctx = dataclasses.replace(ctx, cancel=CancelEvent())
+        call_ctx = dataclasses.replace(ctx, cancel=CancelEvent(), auto_approved=approved if approved is not None else [])
         timeout = float(tool.timeout_for(parsed, call_ctx))
         box: dict[str, Any] = {}
         finished = threading.Event()
@@ -250,6 +260,7 @@ class ToolExecutor:
         ctx: ToolContext,
         decision: str,
         missing: list[str] | None,
+        approved: list[str] | None = None,
     ) -> None:
         if result.ok:
             ctx.logger.debug("tool %s ok in %.1f ms", result.tool, result.duration_ms)
@@ -270,6 +281,7 @@ class ToolExecutor:
             missing=missing,
             mode=ctx.permissions.mode,
             run_id=ctx.run_id,
+            auto_approved=approved,
         )
 
 
@@ -278,9 +290,10 @@ async def _await(value: Any) -> Any:
 
 
 def _keep_context_changes(ctx: ToolContext, call_ctx: ToolContext) -> None:
-    """Copy back what the tool stored on its per-call context (all but the cancel event)."""
+    """Copy back what the tool stored on its per-call context (all but the cancel event and
+    the call's auto-approvals)."""
     for f in dataclasses.fields(ctx):
-        if f.name == "cancel":
+        if f.name in ("cancel", "auto_approved"):
             continue
         value = getattr(call_ctx, f.name)
         if value is not getattr(ctx, f.name):

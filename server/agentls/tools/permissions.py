@@ -4,8 +4,9 @@ names no tool.
 Each tool declares the flags it needs (possibly depending on its input); the executor
 checks them against the run's permission set. `approval_for` is the one rule saying which
 approval a run or call follows — `ask` (default), `auto` (apply at once; only in `dev` and
-`full`), `never` (propose only) — given its mode and whether anyone can be asked, and why
-it differs from the one asked for. Front ends put their policy on top (the CLI warns and
+`full`), `never` (propose only), `plan` (the run's plan is put to the user before its first
+task, then it goes on as `ask`: DESIGN §9) — given its mode and whether anyone can be asked,
+and why it differs from the one asked for. Front ends put their policy on top (the CLI warns and
 goes on, the LSP refuses an explicit `auto` it would not follow, a tool tells the model).
 Must not know: any particular tool, any front end.
 """
@@ -42,8 +43,10 @@ MODES: dict[str, frozenset[Permission]] = {
 #: Modes in which approval "auto" may apply edits at once.
 AUTO_APPROVE_MODES = frozenset({"dev", "full"})
 
-Approval = Literal["ask", "auto", "never"]
-APPROVALS: tuple[Approval, ...] = ("ask", "auto", "never")
+Approval = Literal["ask", "auto", "never", "plan"]
+APPROVALS: tuple[Approval, ...] = ("ask", "auto", "never", "plan")
+#: What `plan` follows once the plan is reviewed: each proposal is asked about.
+PLAN_THEN: Approval = "ask"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,28 +78,34 @@ _CONDITIONS = {
 
 @dataclass(frozen=True, slots=True)
 class ApprovalGrant:
-    """The approval followed, and the rules (by `when`) that changed the one asked for."""
+    """The approval followed, and the rules (by `when`) that changed the one asked for;
+    `plan`: the run's plan is put to the user first (approval `plan`, someone to ask)."""
 
     asked: Approval
     approval: Approval
     applied: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
+    plan: bool = False
 
     @property
     def changed(self) -> bool:
-        return self.approval != self.asked
+        return bool(self.applied)
 
 
 def approval_for(mode: str, asked: Approval, *, interactive: bool = True) -> ApprovalGrant:
     """The approval a run or call in `mode` follows when `asked` was asked for;
-    `interactive`: someone can be asked about a proposal (an editor, a terminal)."""
-    approval, applied, reasons = asked, [], []
+    `interactive`: someone can be asked about a proposal (an editor, a terminal). `plan`
+    follows `ask` (PLAN_THEN) once the plan is reviewed; that is no change of approval."""
+    approval = PLAN_THEN if asked == "plan" else asked
+    applied: list[str] = []
+    reasons: list[str] = []
     for rule in APPROVAL_RULES:
         if approval == rule.asked and _CONDITIONS[rule.when](mode, interactive):
             approval = rule.becomes
             applied.append(rule.when)
             reasons.append(rule.why.format(mode=mode))
-    return ApprovalGrant(asked, approval, tuple(applied), tuple(reasons))
+    plan = asked == "plan" and approval == PLAN_THEN
+    return ApprovalGrant(asked, approval, tuple(applied), tuple(reasons), plan)
 
 
 class PermissionSet:

@@ -2,13 +2,23 @@
 
 It holds the run's events (the model's text and tool calls among them), its tool calls
 with their durations, and its proposals with the document versions they were based on,
-the decisions on them and, for each applied one, every file's content before and after
-(what `undo` needs, so it works after a restart and from the CLI). Tool arguments and
+the decisions on them (`autoApproved`: the rule that let one go ahead unasked; `edited`:
+the files where the user applied their own version) and, for each applied one, every
+file's content before and after — the text actually applied, the user's where they
+edited it — (what `undo` needs, so it works after a restart and from the CLI). Tool arguments and
 outputs are redacted like the audit log and long strings are cut; file contents are
 kept whole (UTF-8 text, or base64 for other bytes). The file is rewritten atomically
-when the run starts, when one of its proposals is resolved and when it ends; a proposal
-still pending at the end (approval `never`) is followed until it is decided.
-Thread-safe; a failing write is logged, never raised. Must not know: the agent, LSP.
+(fsync'd, its temporary file under `.agentls/tmp/`) when the run starts, when one of its
+proposals is resolved and when it ends; a proposal still pending at the end (approval
+`never`) is followed until it is decided.
+
+It is also the journal of the run's writes: the store's write-ahead hook records an
+accepted proposal as `status: "applying"` with every file's content before and after
+(`applying`) and saves before anything is written; the resolution replaces it with the
+outcome. A trace left with `"applying"` (the process died in between) says which write
+may have landed; `undo` takes back the files that hold its `after`.
+Thread-safe; a failing write is logged, never raised (but the journal's, which keeps
+the write from happening). Must not know: the agent, LSP.
 """
 
 from __future__ import annotations
@@ -18,7 +28,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 import threading
 import time
 import uuid
@@ -28,6 +37,7 @@ from typing import Any
 
 from agentls.tools.audit import env_secrets, redact
 from agentls.tools.proposals import Proposal, ProposalStore
+from agentls.workspace.durable import state_folder, tmp_folder
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +94,7 @@ class RunTrace:
         **facts: Any,
     ) -> None:
         self.path = trace_path(root, run_id)
+        self.root = Path(root)
         self.run_id = run_id
         self.store = store
         self._lock = threading.Lock()
@@ -105,6 +116,7 @@ class RunTrace:
             "proposals": [],
         }
         store.add_listener(self._on_store_event)
+        store.add_write_ahead(self._before_write)
         self.save()
 
     # --- what is recorded --------------------------------------------------------------
@@ -153,6 +165,26 @@ class RunTrace:
             self.save()
             self._maybe_detach()
 
+    def _before_write(
+        self, proposal: Proposal, before: dict[str, bytes | None], after: dict[str, bytes | None]
+    ) -> None:
+        """The store's write-ahead hook: the write this run is about to make, saved first
+        (an OSError keeps the write from happening)."""
+        if proposal.run_id != self.run_id:
+            return
+        with self._lock:
+            record = self._proposals.get(proposal.id)
+            if record is None:
+                record = self._proposals[proposal.id] = self._created(proposal)
+                self.data["proposals"].append(record)
+            record.update(status="applying", acceptedHunks=proposal.accepted_hunks)
+            record["applying"] = [
+                {"path": path, "before": encode(before.get(path)), "after": encode(data)}
+                for path, data in after.items()
+                if data != before.get(path)
+            ]
+        self.save(strict=True)
+
     @staticmethod
     def _created(proposal: Proposal) -> dict[str, Any]:
         return {
@@ -178,6 +210,13 @@ class RunTrace:
             note=proposal.note,
             resolvedAt=_now(),
         )
+        if proposal.auto_approved is not None:
+            record["autoApproved"] = proposal.auto_approved
+        if proposal.edited_paths:  # "after" below is the user's version of these
+            record["edited"] = proposal.edited_paths
+        record.pop("applying", None)
+        if proposal.error is not None:
+            record["error"] = proposal.error
         if proposal.status == "applied":
             targets = proposal.targets()
             record["applied"] = [
@@ -199,24 +238,32 @@ class RunTrace:
             done = self._ended and all(p["status"] != "pending" for p in self._proposals.values())
         if done:
             self.store.remove_listener(self._on_store_event)
+            self.store.remove_write_ahead(self._before_write)
 
     def close(self) -> None:
         """Stop following the store (e.g. the process is exiting) and save."""
         self.store.remove_listener(self._on_store_event)
+        self.store.remove_write_ahead(self._before_write)
         self.save()
 
-    def save(self) -> None:
+    def save(self, *, strict: bool = False) -> None:
+        """Write the trace (fsync'd, then renamed into place); a failure is logged, or
+        raised with `strict` (the journal of a write)."""
         try:
             with self._lock:
                 text = json.dumps(self.data, ensure_ascii=False, indent=1)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+            state_folder(self.path.parent)
+            tmp = tmp_folder(self.root) / f"{os.getpid()}-{uuid.uuid4().hex[:12]}.trace"
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                with open(tmp, "w", encoding="utf-8") as fh:
                     fh.write(text)
+                    fh.flush()
+                    os.fsync(fh.fileno())
                 os.replace(tmp, self.path)
             except BaseException:
-                Path(tmp).unlink(missing_ok=True)
+                tmp.unlink(missing_ok=True)
                 raise
         except Exception as exc:
+            if strict:
+                raise
             log.warning("could not write the trace of run %s to %s: %s", self.run_id, self.path, exc)

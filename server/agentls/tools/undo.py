@@ -1,7 +1,9 @@
 """Undo of a run (DESIGN §4): every edit a run applied, turned back into one new proposal.
 
 From the run's trace (`run_trace.py`): for each file the run changed, its content before
-the run's first applied change and after its last. A file that still holds the latter is
+the run's first applied change and after its last. A write the trace journaled as
+`applying` but never resolved (the process died in between) counts for the files that
+hold its `after` (the write landed); the others did not change. A file that still holds the latter is
 put back as it was (a file the run created is deleted, one it deleted comes back); a file
 that changed since (the user's edit, another run) is skipped with the reason and never
 overwritten. The proposal goes through the store like any other, so it is reviewed (per
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,15 +60,25 @@ def load_trace(root: str | os.PathLike[str], run_id: str) -> dict[str, Any]:
     return data
 
 
-def _applied(trace: dict[str, Any]) -> tuple[dict[str, bytes | None], dict[str, bytes | None]]:
-    """Each file's content before the run's first applied change and after its last."""
+def _applied(
+    trace: dict[str, Any], now: Callable[[str], bytes | None]
+) -> tuple[dict[str, bytes | None], dict[str, bytes | None]]:
+    """Each file's content before the run's first applied change and after its last (an
+    interrupted write counts where it landed: the file holds its `after`, read by `now`)."""
     first: dict[str, bytes | None] = {}
     last: dict[str, bytes | None] = {}
     proposals = trace.get("proposals")
     for record in proposals if isinstance(proposals, list) else []:
-        if not isinstance(record, dict) or record.get("status") != "applied":
+        if not isinstance(record, dict):
             continue
-        for entry in record.get("applied") or []:
+        status = record.get("status")
+        if status == "applied":
+            entries = record.get("applied") or []
+        elif status == "applying":  # journaled, never resolved: the process died
+            entries = [e for e in record.get("applying") or [] if _landed(e, now)]
+        else:
+            continue
+        for entry in entries:
             path = entry["path"]
             if path not in first:
                 first[path] = decode(entry.get("before"))
@@ -73,12 +86,19 @@ def _applied(trace: dict[str, Any]) -> tuple[dict[str, bytes | None], dict[str, 
     return first, last
 
 
+def _landed(entry: dict[str, Any], now: Callable[[str], bytes | None]) -> bool:
+    try:
+        return now(str(entry["path"])) == decode(entry.get("after"))
+    except ValueError:  # a path the workspace refuses: left to plan_undo to say so
+        return True
+
+
 def plan_undo(store: ProposalStore, trace: dict[str, Any]) -> UndoPlan:
     """What undoing the traced run would change, and what it must skip."""
     run_id = str(trace.get("runId"))
     plan = UndoPlan(run_id)
     try:
-        first, last = _applied(trace)
+        first, last = _applied(trace, store.workspace.read_bytes)
     except (KeyError, TypeError, ValueError) as exc:
         raise UndoError(f"the trace of run {run_id!r} is damaged: {exc}") from None
     for path, before in first.items():

@@ -2,9 +2,11 @@
 
 Sets: `everyday` (the goals of issue 7, `tasks/`), `spec` (implement-from-spec workspaces
 made from HumanEval by make_spec_tasks.py, `spec/`, each with a `split`, dev or holdout)
-and `paraphrase` (the everyday tasks with other goals: `paraphrases.toml`, `[[paraphrase]]`
+`paraphrase` (the everyday tasks with other goals: `paraphrases.toml`, `[[paraphrase]]`
 tables of `task` and `goal`, written by someone who has not read the agent's code; each
-becomes `<task>~p<N>`, the N-th paraphrase of that task, with everything else unchanged).
+becomes `<task>~p<N>`, the N-th paraphrase of that task, with everything else unchanged)
+and `paraphrase-dev` (the same from `paraphrases_dev.toml`: paraphrases to tune on, while
+`paraphrase` stays held out; not part of `all`).
 
 A task file holds the goal (as a user would type it), the permission mode, the workspace
 files inline (`[files]`, path → text), a reference solution (`[solution]`: files written
@@ -27,8 +29,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 TASKS_DIR = HERE / "tasks"
 SPEC_DIR = HERE / "spec"
-PARAPHRASES = HERE / "paraphrases.toml"
-SETS = ("everyday", "spec", "paraphrase")
+PARAPHRASES = HERE / "paraphrases.toml"  # held out: whoever tunes the agent does not read it
+PARAPHRASES_DEV = HERE / "paraphrases_dev.toml"  # to tune on
+SETS = ("everyday", "spec", "paraphrase", "paraphrase-dev")
+ALL_SETS = ("everyday", "spec", "paraphrase")  # `--set all`: the sets results are reported on
 SPLITS = ("dev", "holdout")
 DELETE = "<delete>"
 GITIGNORE = ".agentls/\n__pycache__/\n.pytest_cache/\n"
@@ -170,6 +174,8 @@ def task_set(name: str, patterns: list[str] | None = None, split: str = "all") -
         tasks = spec_tasks(split, patterns)
     elif name == "paraphrase":
         tasks = paraphrase_tasks(PARAPHRASES, patterns)
+    elif name == "paraphrase-dev":
+        tasks = paraphrase_tasks(PARAPHRASES_DEV, patterns)
     else:
         raise ValueError(f"unknown set {name!r}; one of {SETS}")
     return interleaved(tasks)

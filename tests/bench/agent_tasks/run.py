@@ -2,15 +2,16 @@
 
 Each task runs once (or `--repeat` times) through bench_run.py: the real `agentls run`
 in a scratch git workspace, timed and verified. Sets (bench_tasks.py): `--set everyday`
-(the default), `spec` (`--split dev|holdout|all`), `paraphrase`, or `all` one after
-another. Results: one JSON file per set and model size (`result_path`) with the machine
+(the default), `spec` (`--split dev|holdout|all`), `paraphrase` (held out),
+`paraphrase-dev` (paraphrases to tune on), or `all` one after another (everyday, spec,
+paraphrase). Results: one JSON file per set and model size (`result_path`) with the machine
 facts, totals (bench_measures.py) and per run the status, verdict, the run's own
 verification and usage, seconds, steps, tokens, the progress lines and the final `git
 diff`; the scratch folders stay in `tests/bench/agent_tasks/.runs/<stamp>/<set>/`
 (git-ignored) for reading transcripts.
 
 Usage: `.venv/bin/python tests/bench/agent_tasks/run.py [--model-size 0.5b|1.5b]
-[--set everyday|spec|paraphrase|all] [--split dev|holdout|all] [--tasks GLOB,...]
+[--set everyday|spec|paraphrase|paraphrase-dev|all] [--split dev|holdout|all] [--tasks GLOB,...]
 [--threads N] [--timeout S] [--max-steps N] [--repeat N] [--out FILE] [--show FILE]`.
 Must not know: agentls internals (it drives the CLI only).
 """
@@ -28,16 +29,16 @@ from typing import Any
 
 from bench_measures import print_sets, print_table, set_lines, totals
 from bench_run import PYTHON, RESULTS, RUNS, export_ref, machine, model_lock, run_task
-from bench_tasks import SETS, SPLITS, Task, task_set
+from bench_tasks import ALL_SETS, SETS, SPLITS, Task, task_set
 
 
 def result_path(set_name: str, split: str, size: str) -> Path:
     """`agent_tasks_<size>.json` for the everyday set (as before issue 24), else
-    `agent_tasks_<set>[_<split>]_<size>.json`."""
+    `agent_tasks_<set>[_<split>]_<size>.json` (`-` in the set's name as `_`)."""
     if set_name == "everyday":
         return RESULTS / f"agent_tasks_{size}.json"
     part = f"_{split}" if set_name == "spec" and split != "all" else ""
-    return RESULTS / f"agent_tasks_{set_name}{part}_{size}.json"
+    return RESULTS / f"agent_tasks_{set_name.replace('-', '_')}{part}_{size}.json"
 
 
 def show(path: Path) -> None:
@@ -108,7 +109,9 @@ def parser() -> argparse.ArgumentParser:
         choices=(*SETS, "all"),
         default="everyday",
         help="everyday (tasks/, the default), spec (spec/, implement from a description), "
-        "paraphrase (paraphrases.toml: everyday tasks, other goals) or all, one after another",
+        "paraphrase (paraphrases.toml: everyday tasks, other goals; held out), paraphrase-dev "
+        "(paraphrases_dev.toml: the same, to tune on) or all (everyday, spec, paraphrase), one "
+        "after another",
     )
     p.add_argument(
         "--split",
@@ -151,7 +154,7 @@ def main() -> int:
         return 0
     if args.jobs != 1:
         cli.error("--jobs: only 1 is supported (2 shared cores; runs would distort each other)")
-    names = list(SETS) if args.set == "all" else [args.set]
+    names = list(ALL_SETS) if args.set == "all" else [args.set]
     if args.split != "all" and "spec" not in names:
         cli.error("--split chooses within the spec set: give it with --set spec or all")
     if args.out and len(names) > 1:

@@ -1,5 +1,6 @@
 """The built-in components, one per file: system directives and `finish`, the tools as
-commands, short-term history, long-term memory, the editor context, the session's earlier runs, grounding (repo map and
+commands, the project's rules files, short-term history, long-term memory, the editor
+context, the goal's @-mentions, the session's earlier runs, grounding (repo map and
 named files), the watchdog, the budgets and the done check. The Agent creates them for each run (agent.py).
 Must not know: the loop's internals, LSP.
 """

@@ -43,7 +43,10 @@ class GroundingComponent(MessageProvider):
         try:
             index = workspace_index(self.run.tools)
             budget = min(MAP_MAX_CHARS, int(self.run.context_tokens * 4 * MAP_SHARE))
-            self._map = index.repo_map(budget, self.run.named_files) or "(no source files)"
+            # Not ranked towards this goal's files (they are shown whole below): the map then
+            # reads the same for every goal in the workspace, and a local model reuses the
+            # evaluated prompt prefix (system message and map) from one run to the next.
+            self._map = index.repo_map(budget) or "(no source files)"
         except Exception as exc:  # grounding helps; it must never stop a run
             log.warning("no repo map for this run: %s", exc)
             self._map = ""

@@ -4,7 +4,8 @@ On acting turns it gives the task's opening prompt, then a summary of the task's
 steps (one extractive line per step: the call and the start of its result), then the
 latest steps verbatim (at most `keep_last`, as many as fit). Tokens are estimated as
 characters / 4. A single message larger than half the budget is cut in the middle. The
-budget is `RunSettings.history_tokens`, else half the model's context window. Earlier
+budget is `RunSettings.history_tokens`, else half the model's context window, less what
+the project's rules and the goal's mentions take of every prompt (at least 1024 tokens). Earlier
 tasks appear through their results in the task prompt, not here. Planning turns get
 nothing from this component. Must not know: the loop's internals, tools, models, LSP.
 """
@@ -110,7 +111,8 @@ class HistoryComponent(MessageProvider):
     @property
     def budget_chars(self) -> int:
         tokens = self.run.settings.history_tokens or max(self.run.context_tokens // 2, 1024)
-        return tokens * CHARS_PER_TOKEN
+        # the rules and mentions every prompt carries take their room from the history's
+        return max(tokens * CHARS_PER_TOKEN - self.run.context_chars, 1024 * CHARS_PER_TOKEN)
 
     def get_messages(self) -> Iterator[Message]:
         if self.run.turn != "act" or self.run.task is None:

@@ -27,8 +27,9 @@ from typing import Any
 
 from agentls.agent.agent import Agent
 from agentls.agent.events import RunEvent
-from agentls.agent.launch.request import RunRequest
+from agentls.agent.launch.request import RunRequest, RunRequestError
 from agentls.agent.launch.workbench import INDEX_WAIT_S, Workbench
+from agentls.agent.plan_review import PlanReview
 from agentls.agent.run import RunState
 from agentls.agent.sessions import Session
 from agentls.llm.base import ChatModel
@@ -157,14 +158,18 @@ def start_run(
     session: Session | None = None,
     editor: EditorFiles | None = None,
     gate: CallGate | None = None,
+    plan_review: PlanReview | None = None,
 ) -> RunHandle:
     """Start the run `request` asks for on the running loop; its handle. RunRequestError
     for a bad request (nothing is started). `settings`: the configured settings the
     request's values go over; `facts`: more for the trace (the model spec, a recording);
     `session`: the conversation the run continues (it sees the earlier runs, and is recorded
     in it when it ends); `editor`, `gate`: the front end's hooks on the run's tools (reads
-    through the editor, asking before a call)."""
+    through the editor, asking before a call); `plan_review`: its hook for approval `plan`
+    (the first plan put to the user; without one such a request is refused)."""
     run_settings = request.check(settings)
+    if run_settings.approval == "plan" and plan_review is None:
+        raise RunRequestError("approval 'plan' is not served here: nothing can show the plan", "approval")
     run_id = new_run_id()
     trace = RunTrace(
         bench.workspace.root, run_id, request.text, bench.proposals,
@@ -190,7 +195,10 @@ def start_run(
         earlier=session.earlier() if session is not None else (),
         editor=editor,
         gate=gate,
+        plan_review=plan_review,
     )
+    if session is not None:
+        agent.state.session_id = session.session_id
     handle = RunHandle(bench, request, agent, trace, close_model=close_model)
     if listener is not None:
         handle.listen(listener)
@@ -202,7 +210,10 @@ def start_run(
 
 def _record(session: Session, handle: RunHandle) -> None:
     """The ended run, kept in its session (a failure to save is logged: the run stands)."""
-    proposals = [p.to_dict() for p in handle.bench.proposals.list(handle.run_id)]
+    proposals = [
+        {**p.to_dict(), "files": [c.path for c in p.changes]}
+        for p in handle.bench.proposals.list(handle.run_id)
+    ]
     try:
         session.record(handle.state.to_dict(), proposals)
     except OSError:

@@ -38,7 +38,7 @@ from agentls.tools.audit import AuditLog
 from agentls.tools.base import CancelEvent, ToolContext
 from agentls.tools.executor import ToolExecutor, ToolResult
 from agentls.tools.mcp import McpProvider
-from agentls.tools.permissions import Approval, PermissionSet
+from agentls.tools.permissions import PLAN_THEN, Approval, PermissionSet
 from agentls.tools.proposals import ProposalStore
 from agentls.tools.registry import ToolRegistry, default_registry
 from agentls.tools.run_trace import new_run_id
@@ -121,14 +121,15 @@ class Workbench:
         return cls.open(workspace, index=index, ready=ready, settings=settings)
 
     def call_context(self, *, mode: str, approval: Approval, settings: Settings) -> ToolContext:
-        """The context of one tool call in `mode` with `approval` (its own `tool-…` id)."""
+        """The context of one tool call in `mode` with `approval` (its own `tool-…` id; a
+        call has no plan: `plan` is followed as `ask`)."""
         return ToolContext(
             workspace=self.workspace,
             permissions=PermissionSet.for_mode(mode),
             index=self.index,
             proposals=self.proposals,
             run_id=new_run_id("tool"),
-            approval=approval,
+            approval=PLAN_THEN if approval == "plan" else approval,
             extra={"proposal_timeout_s": settings.proposal_timeout_s},
             settings=settings,
         )

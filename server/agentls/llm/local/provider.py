@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec, Usage
-from agentls.llm.local import gbnf, model_files
+from agentls.llm.local import gbnf, model_files, prefix_store
 from agentls.llm.local.fenced import Fenced, fenced_tools
 from agentls.llm.local.fenced import read as read_fenced
 from agentls.llm.local.grammar import SchemaError, required_only, simplify, turn_schema
@@ -170,6 +170,9 @@ class LocalModel:
         self._last_tools: list[ToolSpec] | None = None
         self._last_text: str | None = None  # the last acting reply (see complete)
         self._resamples = 0
+        #: The process's first turn restores a kept prompt state and keeps its own
+        #: (prefix_store.py); later turns reuse the live context.
+        self._first_turn = True
 
     # ------------------------------------------------------------------ loading
 
@@ -238,6 +241,8 @@ class LocalModel:
             llama = self._loaded()
             self._set_threads(llama)
             grammar = self._grammar(schema, llama) if schema is not None else None
+            store = prefix_store.first_turn(llama, messages, self.n_ctx) if self._first_turn else None
+            self._first_turn = False
             text, finish, pieces = [], None, 0
             try:
                 stream = llama.create_chat_completion(
@@ -272,6 +277,8 @@ class LocalModel:
                 raise ModelError(f"local model: {exc} (n_ctx={self.n_ctx})") from None
             except RuntimeError as exc:
                 raise ModelError(f"local model failed: {exc}") from None
+            if store is not None and finish != "cancelled":
+                store.save(llama, prefix_store.prompt_text(messages))
             # one streamed piece per generated token; the context holds prompt + those
             n_tokens = int(getattr(llama, "n_tokens", 0))
             usage = Usage(prompt_tokens=max(n_tokens - pieces, 0), completion_tokens=pieces)

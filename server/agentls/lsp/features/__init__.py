@@ -20,6 +20,7 @@ MODULES = (
     "execute_command",
     "agent_run",
     "agent_status",
+    "agent_sessions",
     "agent_cancel",
     "agent_tools",
     "agent_execute_tool",

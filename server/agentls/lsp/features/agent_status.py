@@ -1,5 +1,6 @@
-"""`agent/status {runId}` → `{runId, status, goal, tasks[{title, status}], steps, proposals,
-summary?}` (the run's RunState.to_dict()); an unknown runId is a -32602 error."""
+"""`agent/status {runId}` → `{runId, sessionId, status, goal, tasks[{title, status}], steps,
+proposals, summary?, verification?, usage}` (the run's RunState.to_dict()); an unknown runId
+is a -32602 error."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""`workspace/executeCommand`: `agentls.agent.run {goal, mode?, approval?, maxSteps?,
-context?: {uri, range?, diagnostics?}}` starts an agent run (what the code actions run) → `{runId}`;
+"""`workspace/executeCommand`: `agentls.agent.run {goal, sessionId?, mode?, approval?,
+maxSteps?, context?: {uri, range?, diagnostics?}}` starts an agent run (what the code
+actions run) → `{runId, sessionId}`;
 `agentls.agent.cancel {runId}` cancels one. The same as `agent/run` / `agent/cancel`
 for clients that only speak standard LSP.
 """

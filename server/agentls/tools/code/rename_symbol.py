@@ -19,7 +19,7 @@ from agentls.tools.base import ToolContext, ToolError, ToolInput, ToolOutput
 from agentls.tools.code.index_access import analysed_file
 from agentls.tools.filesystem.content import current_content, target
 from agentls.tools.filesystem.proposing import ProposingTool, check_syntax
-from agentls.tools.proposals.decisions import submit
+from agentls.tools.proposals.decisions import submit, write_failure
 
 MAX_FILES = 200
 
@@ -38,7 +38,7 @@ class RenameSymbolOutput(ToolOutput):
     proposal_id: str
     path: str = Field(description="The first file changed (all of them in `files`).")
     files: list[str]
-    status: Literal["pending", "applied", "rejected", "stale"]
+    status: Literal["pending", "applied", "rejected", "stale", "failed"]
     diff: str
     message: str
 
@@ -93,10 +93,13 @@ class RenameSymbol(ProposingTool):
         title = f"Rename {plan.old} to {new_name}"
         proposal, _approval, _waited, note = submit(
             ctx,
-            lambda store: store.propose_changes(
+            lambda store: store.draft_changes(
                 [store.change(p, old, new) for p, old, new in changes], run_id=ctx.run_id, title=title
             ),
+            tool=self.name,
         )
+        if proposal.status == "failed":
+            raise write_failure(proposal, self.name)
         where = ", ".join(f"{p} ({len(plan.sites[p])})" for p, _, _ in changes)
         said = f" The user said: {proposal.comment}." if proposal.comment else ""
         outcome = {
@@ -105,8 +108,9 @@ class RenameSymbol(ProposingTool):
             "rejected": f"The user rejected it.{said}",
             "stale": f"Not applied (stale): {proposal.note or 'a file changed meanwhile'}.",
         }[proposal.status]
-        if proposal.status == "applied" and proposal.partial:
-            outcome = f"Applied in part. {proposal.note or ''}{said}"
+        if proposal.status == "applied" and (proposal.partial or proposal.edited_paths):
+            what = "in part" if proposal.partial else "with the user's changes"
+            outcome = f"Applied {what}. {proposal.note or ''}{said}"
         return RenameSymbolOutput(
             symbol=plan.old,
             new_name=new_name,

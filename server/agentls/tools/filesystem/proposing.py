@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from agentls.tools.base import Tool, ToolContext, ToolError, ToolOutput
 from agentls.tools.permissions import WRITE, Permission
 from agentls.tools.proposals import Proposal
-from agentls.tools.proposals.decisions import proposal_timeout, submit
+from agentls.tools.proposals.decisions import proposal_timeout, submit, write_failure
 from agentls.tools.proposals.edit import changed_region
 
 log = logging.getLogger(__name__)
@@ -25,9 +25,12 @@ log = logging.getLogger(__name__)
 class ProposalOutput(ToolOutput):
     proposal_id: str
     path: str
-    status: Literal["pending", "applied", "rejected", "stale"]
+    status: Literal["pending", "applied", "rejected", "stale", "failed"]
     diff: str
     comment: str | None = Field(default=None, description="The user's comment with the decision.")
+    auto_approved: str | None = Field(
+        default=None, description="The user's auto-approve rule that let it go ahead without asking."
+    )
     message: str
 
 
@@ -98,14 +101,17 @@ def propose(
     """Create the proposal for `path` (old=None: a new file) and follow ctx.approval."""
     check_syntax(tool, path, old, new)
     proposal, approval, waited_out, note = submit(
-        ctx, lambda store: store.propose(path, old, new, run_id=ctx.run_id), note
+        ctx, lambda store: store.draft(path, old, new, run_id=ctx.run_id), note, tool=tool
     )
+    if proposal.status == "failed":
+        raise write_failure(proposal, tool)
     return ProposalOutput(
         proposal_id=proposal.id,
         path=proposal.path,
         status=proposal.status,
         diff=proposal.diff,
         comment=proposal.comment,
+        auto_approved=proposal.auto_approved,
         message=(_message(proposal, approval, waited_out, ctx) + note).strip()
         + _region(proposal, old, new),
     )
@@ -115,7 +121,7 @@ def _region(proposal: Proposal, old: bytes | None, new: bytes) -> str:
     """The changed region as the file now reads, when the change is in place (or pending)."""
     if proposal.status not in ("applied", "pending"):
         return ""
-    if proposal.partial:  # what the accepted hunks made of it
+    if proposal.partial or proposal.edited_paths:  # what the accepted hunks or the user made of it
         new = proposal.targets().get(proposal.path) or b""
     return "\n" + changed_region(old, new)
 
@@ -124,6 +130,12 @@ def _message(proposal: Proposal, approval: str, waited_out: bool, ctx: ToolConte
     if proposal.status == "applied" and proposal.partial:
         said = f" The user said: {proposal.comment}." if proposal.comment else ""
         return f"Applied in part to {proposal.path}. {proposal.note or ''}{said}"
+    if proposal.status == "applied" and proposal.edited_paths:
+        said = f" The user said: {proposal.comment}." if proposal.comment else ""
+        return (
+            f"Applied with the user's changes to {proposal.path}: build on the file as it now "
+            f"is.{said} {proposal.note or ''}"
+        )
     if proposal.status == "applied":
         return (
             f"Applied: {proposal.path} now contains the change. It is in place: "

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from agentls.tools.knowledge.fts_query import match_expression
+from agentls.workspace.durable import state_folder
 
 DB_DIR = ".agentls"
 DB_NAME = "memory.db"
@@ -105,12 +106,8 @@ class MemoryStore:
         return conn
 
     def _make_folder(self) -> None:
-        """Create the database folder; a new `.agentls` folder ignores itself in git."""
-        folder = self.path.parent
-        fresh = not folder.exists()
-        folder.mkdir(parents=True, exist_ok=True)
-        if fresh and folder.name == DB_DIR:
-            (folder / ".gitignore").write_text("*\n", encoding="utf-8")
+        """Create the database folder; a `.agentls` folder ignores itself in git."""
+        state_folder(self.path.parent)
 
     def close(self) -> None:
         with self._lock:

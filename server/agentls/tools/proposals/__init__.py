@@ -5,13 +5,16 @@
   the per-hunk edits of per-hunk review.
 - `store.py` — the `ProposalStore`: pending proposals, decisions, staleness, the applier,
   and the events its listeners hear.
+- `applying.py` — the default applier (all or nothing on disk) and how writers and OS
+  failures are named.
 - `decisions.py` — what a tool's new proposal becomes under the call's approval.
 
 Must not know: LSP, the agent, any model.
 """
 
+from agentls.tools.proposals.applying import write_atomically
 from agentls.tools.proposals.model import FileChange, Proposal, Status, content_hash
-from agentls.tools.proposals.store import Decision, ProposalStore, write_atomically
+from agentls.tools.proposals.store import Decision, ProposalStore
 
 __all__ = [
     "Decision",

@@ -25,13 +25,16 @@ def split_lines(data: bytes) -> list[bytes]:
     return out
 
 
-def unified_diff(path: str, old: bytes | None, new: bytes, context: int = 3) -> str:
-    """A unified diff with `a/path` and `b/path` headers (git style, text decoded as UTF-8)."""
+def unified_diff(
+    path: str, old: bytes | None, new: bytes, context: int = 3, labels: tuple[str, str] = ("a", "b")
+) -> str:
+    """A unified diff with `a/path` and `b/path` headers (git style, text decoded as UTF-8;
+    `labels` replace `a` and `b`)."""
     old_lines = [ln.decode("utf-8", "replace") for ln in split_lines(old or b"")]
     new_lines = [ln.decode("utf-8", "replace") for ln in split_lines(new)]
     out: list[str] = []
     for line in difflib.unified_diff(
-        old_lines, new_lines, fromfile=f"a/{path}", tofile=f"b/{path}", n=context
+        old_lines, new_lines, fromfile=f"{labels[0]}/{path}", tofile=f"{labels[1]}/{path}", n=context
     ):
         if line.endswith("\n"):
             out.append(line)

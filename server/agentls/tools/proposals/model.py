@@ -5,7 +5,10 @@ its hunks makes of each file.
 Most proposals change one file; an undo (DESIGN §4) changes several, and may delete files
 the run created (the edit empties them, then deletes them, so a diff view shows it). A
 proposal accepted in part keeps the indexes of its accepted hunks; `targets()` and
-`selected_edit()` follow them. Must not know: LSP types, the store, the agent.
+`selected_edit()` follow them. One accepted with the user's own text (edit before accept,
+DESIGN §9) keeps that text per file (`edited`); `targets()` is then what the user left,
+and `edited_note()` tells the model how it differs from the proposal. `auto_approved`:
+the rule that let it go ahead unasked. Must not know: LSP types, the store, the agent.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any, Literal
 from agentls.tools.proposals.edit import unified_diff, workspace_edit
 from agentls.tools.proposals.hunks import Hunk, apply_hunks, deletion_diff, file_hunks
 
-Status = Literal["pending", "applied", "rejected", "stale"]
+# failed: accepted, but an OS failure (no space, read-only, immutable) kept it off the disk
+Status = Literal["pending", "applied", "rejected", "stale", "failed"]
 _LEFT_OUT_CHARS = 2000  # of left-out hunks' diffs told to the model
 
 
@@ -68,7 +72,10 @@ class Proposal:
     comment: str | None = None  # the user's, with the decision
     note: str | None = None  # the store's, e.g. why it is stale or what was left out
     accepted_hunks: list[int] | None = None  # None: all of it (or not accepted)
+    error: dict[str, Any] | None = None  # failed: {type: "runtime", message}
     created_at: float = field(default_factory=time.time)
+    edited: dict[str, bytes] | None = None  # path → the text the user left (edit before accept)
+    auto_approved: str | None = None  # the rule that let it go ahead without asking
 
     @classmethod
     def build(cls, id: str, run_id: str | None, title: str, changes: list[FileChange]) -> Proposal:
@@ -122,7 +129,10 @@ class Proposal:
         return self.accepted_hunks is not None and len(self.accepted_hunks) < len(self.hunks)
 
     def targets(self) -> dict[str, bytes | None]:
-        """Each file's content once the proposal (or its accepted hunks) is in place."""
+        """Each file's content once the proposal (or its accepted hunks, or the user's
+        edited text) is in place."""
+        if self.edited is not None:
+            return {c.path: self.edited.get(c.path, c.new) for c in self.changes}
         if not self.partial:
             return {c.path: c.new for c in self.changes}
         accepted = set(self.accepted_hunks or ())
@@ -151,6 +161,49 @@ class Proposal:
             if change.new is None:
                 parts.append({"kind": "delete", "uri": change.uri, "options": {"ignoreIfNotExists": True}})
         return {"documentChanges": parts}
+
+    # --- edit before accept ----------------------------------------------------------
+    def check_content(self, content: dict[str, bytes]) -> dict[str, bytes]:
+        """The user's text by path, or ValueError naming what is wrong (a path the
+        proposal does not change, a file it deletes)."""
+        if not content:
+            raise ValueError("content must name at least one file of the proposal")
+        changes = {c.path: c for c in self.changes}
+        for path in content:
+            change = changes.get(path)
+            if change is None:
+                raise ValueError(f"the proposal does not change {path}")
+            if change.new is None:
+                raise ValueError(f"the proposal deletes {path}: there is no text to edit")
+        return dict(content)
+
+    @property
+    def edited_paths(self) -> list[str]:
+        """The files whose applied text differs from the proposal's."""
+        if self.edited is None:
+            return []
+        return [c.path for c in self.changes if c.path in self.edited and self.edited[c.path] != c.new]
+
+    def edited_note(self) -> str:
+        """For the model: how the text the user applied differs from the proposal, as a
+        unified diff from the proposed text to the applied one (cut when long)."""
+        parts = []
+        for change in self.changes:
+            if change.path not in self.edited_paths:
+                continue
+            applied = (self.edited or {})[change.path]
+            parts.append(
+                unified_diff(change.path, change.new or b"", applied, labels=("proposed", "applied"))
+            )
+        diffs = "".join(parts)
+        if not diffs:
+            return ""
+        if len(diffs) > _LEFT_OUT_CHARS:
+            diffs = diffs[:_LEFT_OUT_CHARS] + "\n[… cut]\n"
+        return (
+            "The user changed your proposal before applying it; from what you proposed to "
+            f"what was applied:\n{diffs}"
+        )
 
     def left_out(self) -> list[Hunk]:
         if not self.partial:
@@ -188,5 +241,8 @@ class Proposal:
             "comment": self.comment,
             "note": self.note,
             "acceptedHunks": self.accepted_hunks,
+            "error": self.error,
             "createdAt": self.created_at,
+            "edited": self.edited_paths,
+            "autoApproved": self.auto_approved,
         }

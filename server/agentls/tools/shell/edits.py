@@ -28,7 +28,7 @@ TITLE_CHARS = 80
 class ShellEdits(ToolOutput):
     """What became of the files the command changed."""
 
-    status: Literal["none", "in_place", "pending", "applied", "rejected", "stale"] = Field(
+    status: Literal["none", "in_place", "pending", "applied", "rejected", "stale", "failed"] = Field(
         description="none: no file changed; in_place: approval auto, the command wrote the "
         "workspace itself; otherwise the proposal's status."
     )
@@ -36,6 +36,9 @@ class ShellEdits(ToolOutput):
     files: list[str] = Field(default_factory=list, description="Files created, changed or deleted.")
     diff: str = ""
     comment: str | None = Field(default=None, description="The user's comment with the decision.")
+    auto_approved: str | None = Field(
+        default=None, description="The user's auto-approve rule that let it go ahead without asking."
+    )
     not_proposed: dict[str, str] = Field(
         default_factory=dict, description="Changed files left out of the proposal, and why."
     )
@@ -54,8 +57,9 @@ def in_place_edits() -> ShellEdits:
     )
 
 
-def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> ShellEdits:
-    """The proposal for `found` (None: the command did not finish, nothing is kept)."""
+def propose_edits(ctx: ToolContext, command: str, found: Changes | None, tool: str = "") -> ShellEdits:
+    """The proposal for `found` (None: the command did not finish, nothing is kept); the
+    auto-approve rules see the tool's name and the command."""
     if found is None or not found.files:
         skipped = dict(found.skipped) if found else {}
         message = "The command changed no file in the workspace."
@@ -70,9 +74,9 @@ def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> Shel
 
     def make(store: ProposalStore) -> Proposal:
         changes = [store.change(path, _before(ctx, path), new) for path, new in changed]
-        return store.propose_changes(changes, run_id=ctx.run_id, title=f"Shell: {short}")
+        return store.draft_changes(changes, run_id=ctx.run_id, title=f"Shell: {short}")
 
-    proposal, _, waited_out, note = submit(ctx, make)
+    proposal, _, waited_out, note = submit(ctx, make, tool=tool, command=command)
     files = [c.path for c in proposal.changes]
     return ShellEdits(
         status=proposal.status,
@@ -80,6 +84,7 @@ def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> Shel
         files=files,
         diff=proposal.diff,
         comment=proposal.comment,
+        auto_approved=proposal.auto_approved,
         not_proposed=dict(found.skipped),
         message=(
             _message(
@@ -90,6 +95,7 @@ def propose_edits(ctx: ToolContext, command: str, found: Changes | None) -> Shel
                 proposal.note,
                 waited_out,
                 ctx,
+                bool(proposal.edited_paths),
             )
             + note
         ).strip(),
@@ -110,13 +116,21 @@ def _message(
     note: str | None,
     waited_out: bool,
     ctx: ToolContext,
+    edited: bool = False,
 ) -> str:
     names = ", ".join(files)
+    if status == "applied" and edited:
+        return f"Applied with the user's changes to {names}. {note or ''}"
     if status == "applied":
         return f"Applied: the command's changes to {names} are in place."
     if status == "rejected":
         said = f": {comment}" if comment else " (no comment)"
         return f"The command's changes to {names} were rejected by the user{said}; the files are unchanged."
+    if status == "failed":
+        return (
+            f"Not applied: {note or 'the files could not be written'}. The cause is the disk or "
+            "the files' permissions: running the command again will not help until that is fixed."
+        )
     if status == "stale":
         return (
             f"Not applied (stale): {note or 'the files changed meanwhile'}. Run the command again."

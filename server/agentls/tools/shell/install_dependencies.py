@@ -146,7 +146,7 @@ class InstallDependencies(ShellTool):
             config=config,
             keep_changes=not in_place,
         )
-        edits = in_place_edits() if in_place else propose_edits(ctx, command, result.changes)
+        edits = in_place_edits() if in_place else propose_edits(ctx, command, result.changes, self.name)
         return InstallDependenciesOutput(
             manager=manager,
             command=command,

@@ -78,7 +78,7 @@ class RunCommand(ShellTool):
         result = run_checked(
             self.name, input.command, cwd, timeout, ctx, overlay=overlay, keep_changes=not in_place
         )
-        edits = in_place_edits() if in_place else propose_edits(ctx, input.command, result.changes)
+        edits = in_place_edits() if in_place else propose_edits(ctx, input.command, result.changes, self.name)
         return RunCommandOutput(
             exit_code=result.exit_code,
             stdout=result.stdout,
