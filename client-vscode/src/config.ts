@@ -126,7 +126,10 @@ export function readConfig(source: SettingsSource, trusted = true): ReadResult {
 }
 
 /** The server's settings object (DESIGN §5): initializationOptions = workspace/configuration. */
-export type ServerSettings = Omit<AgentConfig, "serverCommand">;
+export type ServerSettings = Omit<AgentConfig, "serverCommand"> & {
+  /** DESIGN §9: auto-approve rules never apply in a workspace the user has not trusted */
+  workspaceTrusted: boolean;
+};
 
 export function serverSettings(config: AgentConfig, trusted: boolean): ServerSettings {
   return {
@@ -156,6 +159,7 @@ export function serverSettings(config: AgentConfig, trusted: boolean): ServerSet
     autoApprove: trusted ? rulesOf(config.autoApprove) : { tools: [], paths: [], commands: [] },
     autoApproveDeny: rulesOf(config.autoApproveDeny),
     rules: config.rules,
+    workspaceTrusted: trusted,
   };
 }
 

@@ -94,7 +94,9 @@ describe("settings", () => {
     assert.deepEqual(Object.keys(settings).filter((k) => !ahead.includes(k)).sort(), serverKeys().sort());
     assert.deepEqual(settings.autoApprove, { tools: [], paths: [], commands: [] });
     assert.equal(settings.rules, true);
+    assert.equal(settings.workspaceTrusted, true);
     const untrusted = serverSettings(readConfig(source({ autoApprove: { paths: ["**"] } })).config, false);
+    assert.equal(untrusted.workspaceTrusted, false);
     assert.deepEqual(untrusted.autoApprove, { tools: [], paths: [], commands: [] }, "never auto-approve in an untrusted workspace");
     assert.deepEqual(serverSettings(readConfig(source({ autoApprove: { paths: ["tests/**"] } })).config, true).autoApprove.paths, ["tests/**"]);
     assert.equal(settings.navigation, false);
@@ -184,7 +186,8 @@ describe("settings", () => {
     // autoApprove.tools / .paths / .commands: three lists in the Settings UI, one object to the server
     const declared = [...new Set(Object.keys(props).map((k) => k.replace(/^agentls\./, "").replace(/^(autoApprove(?:Deny)?)\..*$/, "$1")))]
       .filter((k) => k !== "serverCommand" && k !== "trace.server" && !ahead.includes(k));
-    assert.deepEqual(declared.sort(), server.sort());
+    // workspaceTrusted is VS Code's trust, sent by the extension, not a setting of the user's
+    assert.deepEqual(declared.sort(), server.filter((k) => k !== "workspaceTrusted").sort());
     for (const key of [...declared, "serverCommand"]) {
       if (key.startsWith("autoApprove")) continue; // checked below, list by list
       // a URL setting is a plain string in the Settings UI: "" there is null (no URL) to the server
