@@ -1,8 +1,9 @@
 // Issue 21: the extension as a conversation, in real VS Code. A proposal edited in its diff
 // then accepted (the file holds the user's version); Accept from the lens above the change;
 // the unverified badge; a follow-up in the same session; an @file completion picked from
-// the list; a plan edited then approved. The scenarios that need DESIGN §9 server features
-// (sessionId / agent/sessions, resolveProposal `content`, agent/plan) say so in their names.
+// the list; per-hunk Keep / Drop at the hunks; the editor context chip; a plan edited then
+// approved — against the server's DESIGN §9 features (sessionId, agent/sessions,
+// resolveProposal `content`, agent/plan).
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,8 +23,7 @@ async function agentView(page) {
   return webviewFrame(page, "#goal", "the Agent view's goal box", 30000);
 }
 
-// the file and the answer need only this extension; the model's "applied" needs the server's `content`
-scenario("[server §9 content] Edit the proposed side of the diff, then Accept: the file holds the user's version", {
+scenario("Edit the proposed side of the diff, then Accept: the file holds the user's version", {
   files: WORKSPACE, script: editScript("greet says Hi"),
 }, async ({ page, ws, cs, model }) => {
   await runCommand(page, "Agent: Run Goal…");
@@ -138,8 +138,7 @@ scenario("The editor's file and selection go with a goal from the Agent view (a 
   assert.doesNotMatch(outputLog(cs.userData), /with greet\.py: And in general\?/, "no context once the chip was removed");
 });
 
-// needs the server's sessions (agent/run sessionId, agent/sessions)
-scenario("[server §9 sessions] A follow-up in the Agent view continues the session", {
+scenario("A follow-up in the Agent view continues the session", {
   files: WORKSPACE,
   script: [
     plan("Read greet.py"), call("call_read", "read_file", { path: "greet.py" }), call("call_finish", "finish", { summary: "greet returns Hello plus the name" }), plan(),
@@ -161,8 +160,7 @@ scenario("[server §9 sessions] A follow-up in the Agent view continues the sess
   assert.match(label, /What does greet return\?|greet/i, "the session is listed by its first goal");
 });
 
-// needs the server's plan review (approval plan, agent/plan)
-scenario("[server §9 plan] The plan is shown, edited and approved before the run goes on", {
+scenario("The plan is shown, edited and approved before the run goes on", {
   files: WORKSPACE,
   settings: { "agentls.approval": "plan" },
   script: [plan("Edit greet.py"), call("call_edit", "edit_file", EDIT), call("call_finish", "finish", { summary: "greet says Hi" }), plan()],
