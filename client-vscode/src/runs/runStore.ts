@@ -166,6 +166,8 @@ export class RunStore {
         if (typeof event.steps === "number") run.steps = event.steps;
         if (event.status && !isFinished(run.status)) run.status = event.status;
         if (event.phase === "planning") run.transcript.push({ at, kind: "status", text: "Planning…" });
+        // a model turn starts: "thinking…" with its seconds until its call (or its streamed text)
+        if (event.phase) run.stream = { text: "", chars: 0, startedAt: at, phase: event.phase };
         break;
       case "task": {
         const known = run.tasks.some((t) => t.index === event.index);
@@ -186,7 +188,7 @@ export class RunStore {
         break;
       case "stream": {
         const text = typeof event.text === "string" ? event.text : "";
-        const same = run.stream && run.stream.phase === event.phase;
+        const same = run.stream && (run.stream.phase === event.phase || event.phase === undefined);
         const prev = same ? run.stream : undefined;
         run.stream = {
           text: `${prev?.text ?? ""}${text}`.slice(-2000),

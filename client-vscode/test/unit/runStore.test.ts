@@ -329,6 +329,8 @@ describe("run store: issue 21", () => {
     runs.started("r", "goal", "s1");
     runs.apply({ runId: "r", kind: "rules", files: [{ path: "AGENTS.md", chars: 412, cut: false }, { path: ".clinerules/a.md", chars: 9, cut: true }] });
     runs.apply({ runId: "r", kind: "warning", source: "mention", subject: "@nope.py", message: "no such file" });
+    runs.apply({ runId: "r", kind: "status", status: "running", phase: "acting", steps: 0 });
+    assert.deepEqual(runs.get("r")?.stream, { text: "", chars: 0, startedAt: 1000, phase: "acting" }, "a turn that has not streamed yet is thinking");
     runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "{\"name\": " });
     now = 3000;
     runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "\"edit_file\"}" });

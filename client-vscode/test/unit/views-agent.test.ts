@@ -146,3 +146,19 @@ describe("views: agent view state and messages", () => {
     });
   });
 });
+
+describe("views: a model turn as it goes", () => {
+  it("says thinking… with its seconds, then tokens per second once text streams", () => {
+    let now = 10_000;
+    const runs = new RunStore(() => now);
+    runs.started("r", "goal");
+    runs.apply({ runId: "r", kind: "status", status: "running", phase: "acting", steps: 0 });
+    now = 13_000;
+    assert.deepEqual(runView(runs.get("r")!, now).stream, { label: "thinking… 3 s", text: "" });
+    runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "x".repeat(400) });
+    now = 20_000;
+    assert.deepEqual(runView(runs.get("r")!, now).stream, { label: "thinking… 10 s · 10 tok/s", text: "x".repeat(400) });
+    runs.apply({ runId: "r", kind: "tool_call", id: "c", name: "read_file", arguments: {} });
+    assert.equal(runView(runs.get("r")!, now).stream, null);
+  });
+});
