@@ -29,7 +29,7 @@ const builds = [
     ...common,
     // only the webview scripts that exist (the views are built alongside the core)
     entryPoints: Object.fromEntries(
-      Object.entries({ agent: "webview/agent.ts", graph: "webview/graph.ts" }).filter(([, file]) => existsSync(file)),
+      Object.entries({ agent: "webview/agent.ts", graph: "webview/graph.ts", plan: "webview/plan.ts" }).filter(([, file]) => existsSync(file)),
     ),
     outdir: "dist/webview",
     platform: "browser",

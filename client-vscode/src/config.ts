@@ -23,6 +23,7 @@ import {
   type ShellSandbox,
   type ToolProtocol,
 } from "./protocol";
+import type { AutoApproveRules } from "./ctx";
 
 export const DEFAULTS: Readonly<AgentConfig> = Object.freeze({
   model: "local",
@@ -44,7 +45,19 @@ export const DEFAULTS: Readonly<AgentConfig> = Object.freeze({
   webTimeoutS: 20,
   shellSandbox: "auto",
   mcpServers: Object.freeze({}),
+  autoApprove: Object.freeze({ tools: [], paths: [], commands: [] }),
+  autoApproveDeny: Object.freeze({ tools: [], paths: [], commands: [] }),
+  rules: true,
 });
+
+/** DESIGN §9 auto-approve rules: `{tools, paths, commands}`, each a list of strings. */
+function approveRules(v: unknown): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  return Object.entries(v).every(([k, list]) => ["tools", "paths", "commands"].includes(k) && Array.isArray(list) && list.every((x) => typeof x === "string"));
+}
+function rulesOf(v: AutoApproveRules): AutoApproveRules {
+  return { tools: [...(v.tools ?? [])], paths: [...(v.paths ?? [])], commands: [...(v.commands ?? [])] };
+}
 
 /** What `vscode.workspace.getConfiguration("agentls")` offers (and a test's object). */
 export interface SettingsSource {
@@ -105,12 +118,18 @@ export function readConfig(source: SettingsSource, trusted = true): ReadResult {
     webTimeoutS: pick("webTimeoutS", (v) => isNumber(v) && v > 0 && v <= 300, "a number above 0, at most 300"),
     shellSandbox: pick("shellSandbox", ...oneOf<ShellSandbox>(SHELL_SANDBOXES)),
     mcpServers: pick("mcpServers", servers, "an object of named MCP server entries"),
+    autoApprove: rulesOf(pick("autoApprove", approveRules, "{tools, paths, commands} lists")),
+    autoApproveDeny: rulesOf(pick("autoApproveDeny", approveRules, "{tools, paths, commands} lists")),
+    rules: pick("rules", (v) => typeof v === "boolean", "true or false"),
   };
   return { config, problems };
 }
 
 /** The server's settings object (DESIGN §5): initializationOptions = workspace/configuration. */
-export type ServerSettings = Omit<AgentConfig, "serverCommand">;
+export type ServerSettings = Omit<AgentConfig, "serverCommand"> & {
+  /** DESIGN §9: auto-approve rules never apply in a workspace the user has not trusted */
+  workspaceTrusted: boolean;
+};
 
 export function serverSettings(config: AgentConfig, trusted: boolean): ServerSettings {
   return {
@@ -136,6 +155,11 @@ export function serverSettings(config: AgentConfig, trusted: boolean): ServerSet
     shellSandbox: !trusted && config.shellSandbox === "none" ? "auto" : config.shellSandbox,
     // read from the user's settings only when untrusted (readConfig)
     mcpServers: JSON.parse(JSON.stringify(config.mcpServers)) as Record<string, McpServerEntry>,
+    // never auto-approve in a workspace the user has not trusted (DESIGN §9)
+    autoApprove: trusted ? rulesOf(config.autoApprove) : { tools: [], paths: [], commands: [] },
+    autoApproveDeny: rulesOf(config.autoApproveDeny),
+    rules: config.rules,
+    workspaceTrusted: trusted,
   };
 }
 

@@ -13,14 +13,33 @@ import { needsRestart, readConfig, serverSettings } from "./config";
 import type { AgentConfig, AgentCtx, RunOptions } from "./ctx";
 import { errorMessage } from "./log";
 import { ProposalManager } from "./proposals/manager";
-import { AgentCancel, AgentEventNotification, AgentProposalNotification, AgentRun, SECTION, type AgentRunParams } from "./protocol";
-import { RunStore } from "./runs/runStore";
+import { EditorContext } from "./editorContext";
+import { mentionsIn } from "./mentions";
+import {
+  AgentCancel,
+  AgentEventNotification,
+  AgentPlan,
+  AgentProposalNotification,
+  AgentRun,
+  AgentSessions,
+  SECTION,
+  type AgentRunParams,
+} from "./protocol";
+import { reviewPlan } from "./plan";
+import { isFinished, RunStore } from "./runs/runStore";
+import { LOCAL_PREFIX, SessionList, type SavedSessions } from "./runs/sessions";
 import { ServerSupervisor, type ServerState } from "./server/supervisor";
 import { showUntrusted } from "./trust";
+
+const SESSIONS_KEY = "agentls.sessions";
 
 export class AgentContext implements AgentCtx, vscode.Disposable {
   readonly runs = new RunStore();
   readonly proposals: ProposalManager;
+  readonly sessions: SessionList;
+  readonly editorContext = new EditorContext();
+  private readonly sessionsChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeSessions = this.sessionsChanged.event;
   private readonly server: ServerSupervisor;
   readonly onDidChangeServer: vscode.Event<ServerState>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -44,7 +63,16 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
     });
     this.onDidChangeServer = this.server.onDidChange;
     this.proposals = new ProposalManager(this, () => this.server.current);
-    this.disposables.push(this.proposals);
+    this.disposables.push(this.proposals, this.editorContext, this.sessionsChanged);
+    this.sessions = new SessionList(extension.workspaceState.get<SavedSessions>(SESSIONS_KEY));
+    const runSub = this.runs.onDidChange((run) => {
+      if (!this.sessions.observe(run)) return;
+      void extension.workspaceState.update(SESSIONS_KEY, this.sessions.toJSON());
+      this.sessionsChanged.fire();
+      if (isFinished(run.status)) void this.refreshSessions();
+    });
+    this.disposables.push({ dispose: () => runSub.dispose() });
+    this.disposables.push(this.server.onDidChange((state) => state === "running" && void this.refreshSessions()));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(SECTION)) return;
@@ -108,6 +136,20 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
       }
     });
     client.onNotification(AgentProposalNotification, (proposal) => this.proposals.receive(proposal));
+    client.onRequest(AgentPlan, (params) => reviewPlan(this, params));
+  }
+
+  async refreshSessions(): Promise<void> {
+    if (!this.server.isRunning) return;
+    try {
+      const { sessions } = await this.request(AgentSessions, {});
+      if (!Array.isArray(sessions)) return;
+      this.sessions.fromServer(sessions);
+      await this.extension.workspaceState.update(SESSIONS_KEY, this.sessions.toJSON());
+      this.sessionsChanged.fire();
+    } catch (err) {
+      this.log.debug(`agent/sessions: ${errorMessage(err)} (a server without sessions)`);
+    }
   }
 
   // --- runs -----------------------------------------------------------------------------------
@@ -127,11 +169,19 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
       approval: options.approval ?? config.approval,
       maxSteps: options.maxSteps ?? config.maxSteps,
     };
-    if (options.context) params.context = options.context;
+    if (options.sessionId && !options.sessionId.startsWith(LOCAL_PREFIX)) params.sessionId = options.sessionId;
+    const editor = options.withEditor === false ? undefined : this.editorContext.current();
+    const context = options.context ?? (editor ? { uri: editor.uri, ...(editor.range ? { range: editor.range } : {}) } : undefined);
+    const mentions = mentionsIn(goal);
+    // mentions go with the editor's context (it needs a uri); the goal's own @tokens say them too
+    if (context) params.context = mentions.length ? { ...context, mentions } : context;
     try {
-      const { runId } = await this.request(AgentRun, params);
-      this.log.info(`run ${runId} started (${params.mode}, approval ${params.approval}, ≤${params.maxSteps} steps): ${goal}`);
-      this.runs.started(runId, goal);
+      const { runId, sessionId } = await this.request(AgentRun, params);
+      this.log.info(
+        `run ${runId} started${sessionId ? ` in session ${sessionId}` : ""} (${params.mode}, approval ${params.approval}, ≤${params.maxSteps} steps)` +
+          `${params.context?.uri ? ` with ${vscode.workspace.asRelativePath(vscode.Uri.parse(params.context.uri))}${params.context.range ? ` lines ${params.context.range.start.line + 1}-${params.context.range.end.line + 1}` : ""}` : ""}: ${goal}`,
+      );
+      this.runs.started(runId, goal, typeof sessionId === "string" ? sessionId : undefined);
       return runId;
     } catch (err) {
       const message = `agentls: the run could not start: ${errorMessage(err)}`;
@@ -142,14 +192,17 @@ export class AgentContext implements AgentCtx, vscode.Disposable {
   }
 
   /** The code actions' `agentls.agent.run {goal, context}` command. */
-  private async runFromCommand(params: AgentRunParams): Promise<{ runId: string } | undefined> {
+  private async runFromCommand(params: AgentRunParams): Promise<{ runId: string; sessionId?: string } | undefined> {
     const runId = await this.startRun(typeof params.goal === "string" ? params.goal : "", {
       mode: params.mode,
       approval: params.approval,
       maxSteps: params.maxSteps,
       context: params.context,
+      sessionId: typeof params.sessionId === "string" ? params.sessionId : undefined,
     });
-    return runId ? { runId } : undefined;
+    // answered as agent/run is (the server's own command answers {runId, sessionId})
+    const sessionId = runId ? this.runs.get(runId)?.sessionId : undefined;
+    return runId ? { runId, ...(sessionId ? { sessionId } : {}) } : undefined;
   }
 
   async cancelRun(runId: string): Promise<void> {

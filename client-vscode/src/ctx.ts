@@ -8,7 +8,16 @@
 import type * as vscode from "vscode";
 import type { RequestType } from "vscode-languageclient";
 import type { AgentRunParams, Approval, McpServerEntry, Mode, ProposalInfo, ShellSandbox, ToolProtocol } from "./protocol";
+import type { EditorContext } from "./editorContext";
 import type { RunStore } from "./runs/runStore";
+import type { SessionList } from "./runs/sessions";
+
+/** DESIGN §9 `autoApprove` / `autoApproveDeny`. */
+export interface AutoApproveRules {
+  tools?: readonly string[];
+  paths?: readonly string[];
+  commands?: readonly string[];
+}
 
 /** The settings as the extension uses them (config.ts reads them in one place). */
 export interface AgentConfig {
@@ -32,9 +41,17 @@ export interface AgentConfig {
   shellSandbox: ShellSandbox;
   /** MCP servers whose tools the agent gets (in an untrusted workspace: the user's own only) */
   mcpServers: Readonly<Record<string, McpServerEntry>>;
+  autoApprove: AutoApproveRules;
+  autoApproveDeny: AutoApproveRules;
+  /** read the project's rules files into each run (DESIGN §9) */
+  rules: boolean;
 }
 
 export interface RunOptions {
+  /** continue this session (DESIGN §9); a `run:<id>` key (a server without sessions) is not sent */
+  sessionId?: string;
+  /** false: leave the editor's file and selection out (the user removed the chip) */
+  withEditor?: boolean;
   mode?: Mode;
   approval?: Approval;
   maxSteps?: number;
@@ -53,6 +70,9 @@ export interface Proposals {
   accept(id: string, hunks?: number[]): Promise<void>;
   /** answer agent/resolveProposal "rejected" with the comment; undefined → ask for one */
   reject(id: string, comment?: string): Promise<void>;
+  /** the ✓ / ✗ lenses of one hunk in a proposed document */
+  keepHunk(uri: string, index: number): Promise<void>;
+  dropHunk(uri: string, index: number): Promise<void>;
 }
 
 export interface AgentCtx {
@@ -60,6 +80,13 @@ export interface AgentCtx {
   readonly log: vscode.LogOutputChannel;
   readonly runs: RunStore;
   readonly proposals: Proposals;
+  /** the sessions and a record of their runs (kept across reloads) */
+  readonly sessions: SessionList;
+  readonly onDidChangeSessions: vscode.Event<void>;
+  /** ask the server for its sessions again (agent/sessions; ignored by a server without them) */
+  refreshSessions(): Promise<void>;
+  /** the file and selection that go with a goal */
+  readonly editorContext: EditorContext;
   /** the settings now */
   config(): AgentConfig;
   /** false in an untrusted workspace: no agent runs, no shell tools */

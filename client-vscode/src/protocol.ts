@@ -11,9 +11,9 @@ import { NotificationType, RequestType } from "vscode-languageserver-protocol";
 // --- settings (DESIGN §5: initializationOptions = workspace/configuration section) --------
 export const SECTION = "agentls";
 export type Mode = "read-only" | "dev" | "ci" | "full";
-export type Approval = "ask" | "auto" | "never";
+export type Approval = "ask" | "auto" | "never" | "plan";
 export const MODES: readonly Mode[] = ["read-only", "dev", "ci", "full"];
-export const APPROVALS: readonly Approval[] = ["ask", "auto", "never"];
+export const APPROVALS: readonly Approval[] = ["ask", "auto", "never", "plan"];
 /** How an `openai:` endpoint's tool calls travel (DESIGN §6). */
 export type ToolProtocol = "auto" | "native" | "json" | "text";
 export const TOOL_PROTOCOLS: readonly ToolProtocol[] = ["auto", "native", "json", "text"];
@@ -45,7 +45,8 @@ export const Commands = {
   restartServer: "agentls.restartServer",
   acceptProposal: "agentls.acceptProposal",
   rejectProposal: "agentls.rejectProposal",
-  acceptHunks: "agentls.acceptHunks",
+  keepHunk: "agentls.keepHunk",
+  dropHunk: "agentls.dropHunk",
   undoRun: "agentls.undoRun",
   openProposal: "agentls.openProposal",
   openTranscript: "agentls.openTranscript",
@@ -62,8 +63,6 @@ export const ServerCommands = {
 export const Views = {
   container: "agentls",
   agent: "agentls.agentView",
-  runs: "agentls.runs",
-  proposals: "agentls.proposals",
 } as const;
 
 export const Schemes = {
@@ -138,6 +137,8 @@ export interface ProposalParams {
   diff: string;
   edit: WorkspaceEditJson;
   hunks: Hunk[];
+  /** what the edit does, in a few words, when the server says (else the title is built from the diff) */
+  summary?: string | null;
 }
 
 /** An entry of `agent/proposals` (ProposalParams plus its state). */
@@ -154,12 +155,37 @@ export type TaskStatus = "pending" | "running" | "done" | "failed" | "skipped";
 
 export interface AgentRunParams {
   goal: string;
+  /** DESIGN §9: continue this session (its earlier goals, summaries and decisions) */
+  sessionId?: string;
   mode?: Mode;
   approval?: Approval;
   maxSteps?: number;
   /** `diagnostics`: the LSP diagnostics an "Agent: Fix this" code action carries */
-  context?: { uri: string; range?: Range; diagnostics?: RunDiagnostic[] };
+  context?: { uri?: string; range?: Range; diagnostics?: RunDiagnostic[]; mentions?: string[] };
 }
+
+/** `agent/run` → {runId, sessionId} (a server before §9 sends only runId). */
+export interface AgentRunResult {
+  runId: string;
+  sessionId?: string;
+}
+
+/** `agent/sessions {}` → {sessions} (DESIGN §9). */
+export interface SessionInfo {
+  sessionId: string;
+  title: string;
+  /** how many runs it holds (the server of 0.2.0), or their runIds in order */
+  runs: number | string[];
+  /** when it last changed: epoch seconds (or an ISO date) */
+  updated: string | number;
+}
+
+/** `agent/plan {runId, tasks}` (server → client request, approval `plan`). */
+export interface PlanParams {
+  runId: string;
+  tasks: string[];
+}
+export type PlanResult = { tasks: string[] } | { decision: "rejected"; comment?: string };
 
 /** A diagnostic in a run's context (LSP `Diagnostic`; only these fields are read). */
 export interface RunDiagnostic {
@@ -207,6 +233,7 @@ export interface Usage {
 /** `agent/status` → RunState.to_dict() (server agent/run.py). */
 export interface AgentStatusResult {
   runId: string;
+  sessionId?: string;
   status: RunStatus;
   goal: string;
   tasks: { title: string; status: TaskStatus }[];
@@ -234,7 +261,7 @@ export type ExecuteToolResult = { ok: true; output: unknown } | { ok: false; err
 
 /**
  * `agent/event {runId, kind, ...}`. Kinds (server agent/events.py): status, task, thought,
- * tool_call, tool_result, proposal, error, finished.
+ * stream, tool_call, tool_result, proposal, error, rules, warning, finished.
  */
 export type AgentEvent =
   | { runId: string; kind: "status"; status: RunStatus; goal?: string; phase?: "planning" | "acting"; steps?: number }
@@ -254,6 +281,12 @@ export type AgentEvent =
     }
   | { runId: string; kind: "proposal"; action: "created" | "resolved"; proposal: ProposalInfo }
   | { runId: string; kind: "error"; type: string; message: string }
+  /** DESIGN §9: the rules files the run read, in order (cut: shortened to the budget) */
+  | { runId: string; kind: "rules"; files?: ({ path: string; chars?: number; cut?: boolean } | string)[] }
+  /** a mention that brings nothing, or a rules file left out (source "mention" | "rules") */
+  | { runId: string; kind: "warning"; source?: string; subject?: string; message: string }
+  /** a model turn as it is written (docs/lsp-extensions.md) */
+  | { runId: string; kind: "stream"; task?: number; phase?: "planning" | "acting"; text: string }
   | {
       runId: string;
       kind: "finished";
@@ -272,6 +305,8 @@ export interface ResolveProposalParams {
   comment?: string;
   /** indexes of the hunks applied, when only some were (DESIGN §4 per-hunk review) */
   hunks?: number[];
+  /** DESIGN §9 edit before accept: the text applied to each file (uri → text) */
+  content?: Record<string, string>;
 }
 export interface ResolveProposalResult {
   id: string;
@@ -285,7 +320,10 @@ export interface UndoResult {
 }
 
 // --- the agent/* methods, typed once ---------------------------------------------------------
-export const AgentRun = new RequestType<AgentRunParams, { runId: string }, void>("agent/run");
+export const AgentRun = new RequestType<AgentRunParams, AgentRunResult, void>("agent/run");
+export const AgentSessions = new RequestType<Record<string, never>, { sessions: SessionInfo[] }, void>("agent/sessions");
+/** server → client: the plan to review before the first task (approval `plan`) */
+export const AgentPlan = new RequestType<PlanParams, PlanResult, void>("agent/plan");
 export const AgentStatus = new RequestType<{ runId: string }, AgentStatusResult, void>("agent/status");
 export const AgentCancel = new RequestType<{ runId: string }, unknown, void>("agent/cancel");
 export const AgentTools = new RequestType<Record<string, never>, { tools: ToolInfo[] }, void>("agent/tools");

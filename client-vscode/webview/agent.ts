@@ -24,9 +24,16 @@
  *   #transcript            ol[data-run-id] of li.entry.kind-<started|status|task|thought|
  *                          tool_call|tool_result|proposal|error|finished>
  *   body[data-server]      "running" | "stopped";  body[data-trusted] "true" | "false"
+ *   #session               select of the sessions (newest first); #new-session starts a new one
+ *   #model-name            the configured model
+ *   #context-chip          the editor's file/selection that goes with the goal; #context-remove (×)
+ *   #mentions              the `@` completion list: li.mention[data-insert] (.active = Enter picks it)
+ *   a run's li also has    p.rules, div.context-fill (meter), p.stream (a turn being written),
+ *                          ul.facts, div.summary
  */
 
 import type { FromWebview, RunView, ToWebview, ViewState } from "../src/views/agentMessages";
+import { completeMention, mentionQuery } from "../src/mentions";
 import { GoalHistory, historyKey } from "../src/views/history";
 import { entryItem, renderProposals, RunList } from "./agentLists";
 import { byId, el } from "./dom";
@@ -59,21 +66,11 @@ function build(): void {
       el("a", { id: "manage-trust", href: "#" }, "Manage Workspace Trust"),
     ),
     el(
-      "form",
-      { id: "goal-form" },
-      el("textarea", {
-        id: "goal",
-        rows: "3",
-        placeholder: "Describe a goal for the agent… (Ctrl+Enter to run, ↑ for earlier goals)",
-        "aria-label": "Goal",
-      }),
-      el(
-        "div",
-        { class: "controls" },
-        el("select", { id: "mode", title: "Mode: which tools the agent may use", "aria-label": "Mode" }),
-        el("select", { id: "approval", title: "Approval: what happens to the agent's edits", "aria-label": "Approval" }),
-        el("button", { id: "run", type: "submit", title: "Run the goal (Ctrl+Enter)" }, "Run"),
-      ),
+      "div",
+      { id: "session-bar", class: "controls" },
+      el("select", { id: "session", title: "The conversation: its goals and runs", "aria-label": "Session" }),
+      el("button", { id: "new-session", type: "button", class: "secondary", title: "Start a new session" }, "New"),
+      el("span", { id: "model-name", class: "model muted", title: "The configured model (agentls.model)" }),
     ),
     el("div", { id: "notice", role: "status", hidden: true }),
     el(
@@ -87,7 +84,12 @@ function build(): void {
       { id: "runs-section" },
       el("h3", {}, "Runs"),
       el("ul", { id: "runs", class: "list" }),
-      el("p", { id: "runs-empty", class: "muted" }, "No runs yet. Describe a goal above and press Run."),
+      el(
+        "p",
+        { id: "runs-empty", class: "muted" },
+        "No runs yet. Describe a goal below and press Run — the open file and its selection go with it. New here? ",
+        el("a", { id: "open-walkthrough", href: "#" }, "Get started"),
+      ),
     ),
     el(
       "section",
@@ -101,6 +103,34 @@ function build(): void {
       ),
       el("ol", { id: "transcript", "aria-live": "polite" }),
     ),
+    el(
+      "form",
+      { id: "goal-form" },
+      el(
+        "div",
+        { id: "context-row" },
+        el(
+          "span",
+          { id: "context-chip", class: "chip", hidden: true, title: "This file and selection go with the goal" },
+          el("span", { id: "context-label" }),
+          el("button", { id: "context-remove", type: "button", class: "chip-remove", title: "Leave it out", "aria-label": "Remove context" }, "×"),
+        ),
+      ),
+      el("textarea", {
+        id: "goal",
+        rows: "3",
+        placeholder: "Describe a goal, or a follow-up… (@ to mention a file or symbol, Ctrl+Enter to run, ↑ for earlier goals)",
+        "aria-label": "Goal",
+      }),
+      el("ul", { id: "mentions", class: "mentions", role: "listbox", hidden: true }),
+      el(
+        "div",
+        { class: "controls" },
+        el("select", { id: "mode", title: "Mode: which tools the agent may use", "aria-label": "Mode" }),
+        el("select", { id: "approval", title: "Approval: what happens to the agent's edits", "aria-label": "Approval" }),
+        el("button", { id: "run", type: "submit", title: "Run the goal (Ctrl+Enter)" }, "Run"),
+      ),
+    ),
   );
   document.body.append(app);
 }
@@ -112,6 +142,8 @@ const approvalSelect = byId<HTMLSelectElement>("approval");
 const runButton = byId<HTMLButtonElement>("run");
 const cancelButton = byId<HTMLButtonElement>("cancel");
 const transcriptList = byId<HTMLOListElement>("transcript");
+const sessionSelect = byId<HTMLSelectElement>("session");
+const mentionList = byId<HTMLUListElement>("mentions");
 
 let state: ViewState | undefined;
 const history = new GoalHistory();
@@ -154,13 +186,27 @@ function renderState(s: ViewState): void {
   }
   renderProposals(s.proposals, send);
   runList.render(s.runs, s.selectedRunId);
+  renderSessions(s);
+  byId("model-name").textContent = `model: ${s.model}`;
+  byId("context-chip").hidden = !s.context;
+  byId("context-label").textContent = s.context ? s.context.label : "";
   renderTranscriptHeader(s.runs.find((r) => r.runId === s.selectedRunId));
+}
+
+function renderSessions(s: ViewState): void {
+  const options = s.sessions.map((x) => el("option", { value: x.sessionId }, x.title.length > 60 ? `${x.title.slice(0, 59)}…` : x.title));
+  const fresh = el("option", { value: "" }, "New session");
+  sessionSelect.replaceChildren(...(s.selectedSessionId === null ? [fresh] : []), ...options);
+  sessionSelect.value = s.selectedSessionId ?? "";
+  const current = s.sessions.find((x) => x.sessionId === s.selectedSessionId);
+  byId("run").textContent = current && current.continuable ? "Send" : "Run";
 }
 
 function renderTranscriptHeader(run: RunView | undefined): void {
   byId("transcript-section").hidden = !run;
   if (!run) return;
-  byId("transcript-title").textContent = `Transcript — ${run.goal || run.runId}`;
+  // the goal is the run's own header above: said once
+  byId("transcript-title").textContent = "Transcript";
   byId("transcript-title").title = run.description;
   cancelButton.hidden = run.status !== "running";
   cancelButton.dataset.runId = run.runId;
@@ -184,6 +230,8 @@ function renderTranscript(m: Extract<ToWebview, { type: "transcript" }>): void {
   const have = transcriptList.children.length;
   const fresh = m.entries.slice(Math.max(0, have - m.from));
   transcriptList.append(...fresh.map(entryItem));
+  // "Goal: …" repeats the run's header: kept in the list (the slice arithmetic counts it), not shown
+  for (const li of transcriptList.querySelectorAll<HTMLElement>("li.kind-started")) li.hidden = true;
   if (m.reset) stickToBottom = true;
   if (stickToBottom && fresh.length) list.scrollTop = list.scrollHeight;
 }
@@ -200,7 +248,16 @@ function submit(): void {
   const text = goal.value.trim();
   if (!text || goal.disabled) return;
   showNotice("", "info");
-  send({ type: "run", goal: text, mode: modeSelect.value as ViewState["defaults"]["mode"], approval: approvalSelect.value as ViewState["defaults"]["approval"] });
+  const current = state?.sessions.find((x) => x.sessionId === state?.selectedSessionId);
+  send({
+    type: "run",
+    goal: text,
+    mode: modeSelect.value as ViewState["defaults"]["mode"],
+    approval: approvalSelect.value as ViewState["defaults"]["approval"],
+    sessionId: current && current.continuable ? current.sessionId : null,
+    withEditor: !byId("context-chip").hidden,
+  });
+  hideMentions();
 }
 
 byId<HTMLFormElement>("goal-form").addEventListener("submit", (e) => {
@@ -208,7 +265,78 @@ byId<HTMLFormElement>("goal-form").addEventListener("submit", (e) => {
   submit();
 });
 
+// --- @ mentions ---------------------------------------------------------------------------------------
+let mentionSeq = 0;
+let mentionAt: { start: number; query: string } | undefined;
+let activeMention = 0;
+
+function hideMentions(): void {
+  mentionList.hidden = true;
+  mentionList.replaceChildren();
+  mentionAt = undefined;
+}
+
+function pickMention(insert: string): void {
+  if (!mentionAt) return;
+  const cursor = goal.selectionStart;
+  const done = completeMention(goal.value, mentionAt.start, cursor, insert);
+  goal.value = done.text;
+  goal.setSelectionRange(done.cursor, done.cursor);
+  vscode.setState({ goal: goal.value } satisfies Saved);
+  hideMentions();
+  goal.focus();
+  if (insert.endsWith(":")) queryMentions();
+}
+
+function markActive(): void {
+  [...mentionList.children].forEach((li, i) => li.classList.toggle("active", i === activeMention));
+}
+
+function queryMentions(): void {
+  const at = mentionQuery(goal.value, goal.selectionStart);
+  if (!at || goal.selectionStart !== goal.selectionEnd) return hideMentions();
+  mentionAt = at;
+  send({ type: "mentions", seq: ++mentionSeq, query: at.query });
+}
+
+function showMentions(m: Extract<ToWebview, { type: "mentions" }>): void {
+  if (m.seq !== mentionSeq || !mentionAt) return;
+  activeMention = 0;
+  mentionList.replaceChildren(
+    ...m.items.map((item) => {
+      const li = el("li", { class: "mention", role: "option", "data-insert": item.insert }, el("span", { class: "label" }, item.insert), el("span", { class: "description" }, item.detail));
+      li.addEventListener("mousedown", (e) => {
+        e.preventDefault();
+        pickMention(item.insert);
+      });
+      return li;
+    }),
+  );
+  mentionList.hidden = m.items.length === 0;
+  markActive();
+}
+
 goal.addEventListener("keydown", (e) => {
+  if (!mentionList.hidden) {
+    const count = mentionList.children.length;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      activeMention = (activeMention + (e.key === "ArrowDown" ? 1 : count - 1)) % count;
+      markActive();
+      return;
+    }
+    if ((e.key === "Enter" && !e.ctrlKey && !e.metaKey) || e.key === "Tab") {
+      e.preventDefault();
+      const li = mentionList.children[activeMention] as HTMLElement | undefined;
+      if (li?.dataset.insert) pickMention(li.dataset.insert);
+      return;
+    }
+    if (e.key === "Escape") {
+      e.preventDefault();
+      hideMentions();
+      return;
+    }
+  }
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
     e.preventDefault();
     submit();
@@ -230,7 +358,24 @@ goal.addEventListener("keydown", (e) => {
   vscode.setState({ goal: goal.value } satisfies Saved);
 });
 
-goal.addEventListener("input", () => vscode.setState({ goal: goal.value } satisfies Saved));
+goal.addEventListener("input", () => {
+  vscode.setState({ goal: goal.value } satisfies Saved);
+  queryMentions();
+});
+goal.addEventListener("blur", () => setTimeout(hideMentions, 150));
+sessionSelect.addEventListener("change", () => {
+  if (sessionSelect.value) send({ type: "selectSession", sessionId: sessionSelect.value });
+  else send({ type: "newSession" });
+});
+byId("new-session").addEventListener("click", () => {
+  send({ type: "newSession" });
+  goal.focus();
+});
+byId("context-remove").addEventListener("click", () => send({ type: "removeContext" }));
+byId("open-walkthrough").addEventListener("click", (e) => {
+  e.preventDefault();
+  send({ type: "walkthrough" });
+});
 modeSelect.addEventListener("change", () => (modeTouched = true));
 approvalSelect.addEventListener("change", () => (approvalTouched = true));
 cancelButton.addEventListener("click", () => {
@@ -258,6 +403,9 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       break;
     case "notice":
       showNotice(m.text, m.level);
+      break;
+    case "mentions":
+      showMentions(m);
       break;
     case "goal":
       goal.value = m.text;

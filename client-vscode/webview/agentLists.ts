@@ -118,7 +118,8 @@ export class RunList {
       { class: "row run-header", title: headerTitle(run) },
       twisty,
       glyph(run.status),
-      el("span", { class: "label" }, run.goal || `Run ${run.runId}`),
+      el("span", { class: "label goal" }, run.goal || `Run ${run.runId}`),
+      run.verdict ? el("span", { class: `badge verdict-${run.verdict.level}`, title: run.verdict.text }, BADGE[run.verdict.level]) : null,
       el("span", { class: "description" }, run.description),
     );
     header.addEventListener("click", () => this.send({ type: "selectRun", runId: run.runId }));
@@ -130,13 +131,27 @@ export class RunList {
             ? el("ul", { class: "tasks" }, ...run.tasks.map(taskItem))
             : el("p", { class: "muted" }, run.status === "running" ? "Planning…" : "No tasks."),
           run.looseSteps.length ? el("ul", { class: "steps loose" }, ...run.looseSteps.map(stepItem)) : null,
+          run.rules ? el("p", { class: "rules muted" }, run.rules.length ? `Rules: ${run.rules.join(", ")}` : "No rules files") : null,
+          run.stream ? el("p", { class: "stream" }, el("span", { class: "stream-label" }, run.stream.label), el("span", { class: "stream-text" }, run.stream.text)) : null,
           run.verdict ? el("p", { class: `verdict verdict-${run.verdict.level}` }, run.verdict.text) : null,
+          run.facts.length ? el("ul", { class: "facts" }, ...run.facts.map((f) => el("li", {}, f))) : null,
+          run.summary ? el("div", { class: "summary" }, run.summary) : null,
           run.error ? el("p", { class: "error-text" }, run.error) : null,
+          run.contextFill ? contextFill(run.contextFill) : null,
           run.usage ? el("p", { class: "usage muted" }, run.usage) : null,
         )
       : null;
     return el("li", { class: classes.filter(Boolean).join(" "), "data-run-id": run.runId }, header, body);
   }
+}
+
+const BADGE: Record<string, string> = { verified: "verified", unverified: "unverified", failed: "failed" };
+
+/** The context-fill bar: how much of the model's window the last turn used. */
+function contextFill(fill: { used: number; window: number }): HTMLElement {
+  const pct = Math.min(100, Math.round((fill.used / Math.max(fill.window, 1)) * 100));
+  const meter = el("meter", { min: "0", max: String(fill.window), value: String(fill.used), "aria-label": "Context used" });
+  return el("div", { class: "context-fill", title: `context used: ${fill.used} of ${fill.window} tokens (${pct} %)` }, meter);
 }
 
 function headerTitle(run: RunView): string {

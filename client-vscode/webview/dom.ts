@@ -34,6 +34,7 @@ const STATUS_GLYPH: Record<string, string> = {
   budget_exhausted: "⚠",
   pending: "○",
   skipped: "↷",
+  rejected: "⊘",
 };
 export function glyph(status: string): HTMLElement {
   return el("span", { class: `glyph glyph-${status}`, "aria-hidden": "true" }, STATUS_GLYPH[status] ?? "•");

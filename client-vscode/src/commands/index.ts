@@ -10,7 +10,7 @@ import type { AgentCtx } from "../ctx";
 import { errorMessage } from "../log";
 import { Commands } from "../protocol";
 import { setApiKey } from "./apiKey";
-import { acceptHunks, acceptProposal, openProposal, rejectProposal } from "./proposals";
+import { acceptProposal, openProposal, rejectProposal } from "./proposals";
 import { runGoal } from "./runGoal";
 import { cancelRun, showTasks } from "./runs";
 import { showTools } from "./tools";
@@ -30,7 +30,8 @@ export function registerCommands(ctx: AgentCtx, activeProposal: () => string | u
     [Commands.showOutput, () => ctx.log.show()],
     [Commands.acceptProposal, acceptProposal(ctx, activeProposal)],
     [Commands.rejectProposal, rejectProposal(ctx, activeProposal)],
-    [Commands.acceptHunks, acceptHunks(ctx, activeProposal)],
+    [Commands.keepHunk, (uri, index) => ctx.proposals.keepHunk(String(uri), Number(index))],
+    [Commands.dropHunk, (uri, index) => ctx.proposals.dropHunk(String(uri), Number(index))],
     [Commands.openProposal, openProposal(ctx, activeProposal)],
   ];
   return table.map(([id, handler]) =>

@@ -19,6 +19,7 @@ const APPROVAL_HELP: Record<Approval, string> = {
   ask: "every edit opens as a diff; the run waits for Accept or Reject",
   auto: "apply every edit at once (dev and full modes only)",
   never: "propose only; nothing is applied",
+  plan: "review the agent's plan first, then every edit as with ask",
 };
 
 async function pick<T extends string>(title: string, all: readonly T[], configured: T, help: Record<T, string>): Promise<T | undefined> {

@@ -1,12 +1,14 @@
 /**
- * Pending proposals and the user's decisions on them (DESIGN §4, §8): each `agent/proposal`
- * opens its diff editor(s) by itself (one per file: original ↔ proposed) and a notification
- * (Accept / Reject / Show Diff). Accept checks the edit is not stale (the open document's
- * version, else the lines the diff was made from), applies it with workspace.applyEdit,
- * saves the touched documents, answers `agent/resolveProposal` and closes the tabs. A stale
- * edit is never forced: nothing is applied, the server is answered (it judges again) and
- * its answer is shown. Reject asks for an optional comment (Escape keeps the proposal).
- * Per-hunk review applies only the chosen hunks and answers with their indexes.
+ * Pending proposals and the user's decisions on them (DESIGN §4, §8, §9): each `agent/proposal`
+ * opens its diff editor(s) by itself (one per file: original ↔ proposed), whose proposed side
+ * is editable and carries the Accept / Reject and per-hunk Keep / Drop lenses (lenses.ts).
+ * Accept checks the edit is not stale (the open document's version, else the lines the diff
+ * was made from), then applies what the proposed side holds: the edit as sent, the kept
+ * hunks (answered with their indexes) or the user's own text (a whole-document replacement,
+ * answered with `content`), saves the touched documents, answers `agent/resolveProposal`
+ * and closes the tabs. A stale edit is never forced: nothing is applied, the server is
+ * answered (it judges again) and its answer is shown. Reject asks for an optional comment
+ * (Escape keeps the proposal).
  * Must not know: runs, views (they read `pending()` and `onDidChange`).
  */
 
@@ -27,6 +29,8 @@ import {
   type ResolveProposalResult,
 } from "../protocol";
 import { currentText, originalUri, parseProposalUri, ProposalDocuments, proposedUri } from "./documents";
+import { HunkLenses } from "./lenses";
+import { describeEdit, reviewOutcome } from "./review";
 import { diffFor, findStale, hasHunks, parseUnifiedDiff, selectHunks, splitByFile } from "./workspaceEdit";
 
 type Requester = Pick<AgentCtx, "request" | "log">;
@@ -37,6 +41,7 @@ export class ProposalManager implements Proposals, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   private readonly documents: ProposalDocuments;
+  readonly lenses: HunkLenses;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -44,8 +49,14 @@ export class ProposalManager implements Proposals, vscode.Disposable {
     private readonly client: () => LanguageClient | undefined,
   ) {
     this.documents = new ProposalDocuments((id) => this.items.get(id));
+    this.lenses = new HunkLenses({
+      accept: (id) => this.accept(id),
+      reject: (id, comment) => this.reject(id, comment),
+      title: (id) => this.items.get(id)?.title,
+    });
     this.disposables.push(
       this.documents,
+      this.lenses,
       this.emitter,
       vscode.window.tabGroups.onDidChangeTabs(() => this.updateActive()),
       vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateActive()),
@@ -61,25 +72,17 @@ export class ProposalManager implements Proposals, vscode.Disposable {
     return this.items.get(id);
   }
 
-  /** A new `agent/proposal`: remember it, open its diff, offer the decision. */
+  /** A new `agent/proposal`: remember it (titled by what it does) and open its diff. */
   receive(proposal: ProposalParams): void {
     if (!proposal || typeof proposal.id !== "string" || !proposal.edit) {
       this.ctx.log.warn(`an agent/proposal without id or edit was ignored: ${JSON.stringify(proposal)?.slice(0, 200)}`);
       return;
     }
-    this.items.set(proposal.id, { ...proposal, status: "pending", createdAt: Date.now() });
-    this.ctx.log.info(`proposal ${proposal.id}${proposal.runId ? ` (run ${proposal.runId})` : ""}: ${proposal.title}`);
+    const title = describeEdit(proposal);
+    this.items.set(proposal.id, { ...proposal, title, status: "pending", createdAt: Date.now() });
+    this.ctx.log.info(`proposal ${proposal.id}${proposal.runId ? ` (run ${proposal.runId})` : ""}: ${title}`);
     this.changed();
     void this.open(proposal.id);
-    void vscode.window
-      .showInformationMessage(`The agent proposes: ${proposal.title}`, "Accept", "Reject", "Show Diff")
-      .then((choice) => {
-        if (choice === "Accept") return this.accept(proposal.id);
-        if (choice === "Reject") return this.reject(proposal.id);
-        if (choice === "Show Diff") return this.open(proposal.id);
-        return undefined;
-      })
-      .then(undefined, (err: unknown) => this.ctx.log.error(`proposal ${proposal.id}: ${errorMessage(err)}`));
   }
 
   /** Decided elsewhere (e.g. its run was cancelled): it leaves the list, its tabs close. */
@@ -108,8 +111,11 @@ export class ProposalManager implements Proposals, vscode.Disposable {
       const right = proposedUri(id, target, index);
       const name = path.posix.basename(target.path);
       const which = files.length > 1 ? ` (${index + 1}/${files.length})` : "";
-      const title = `${name} ↔ proposed${which}: ${proposal.title}`;
+      const title = `${name} ↔ proposed${which}`;
       try {
+        const original = file.create ? "" : (await currentText(target)).text;
+        const hunks = (proposal.hunks ?? []).filter((h) => h.uri === file.uri);
+        this.lenses.init(right, original, hunks, proposal.hunks?.length ?? 0);
         await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false });
       } catch (err) {
         this.ctx.log.error(`could not open the diff of proposal ${id}: ${errorMessage(err)}`);
@@ -119,41 +125,73 @@ export class ProposalManager implements Proposals, vscode.Disposable {
     this.updateActive();
   }
 
+  /**
+   * Apply what the proposal's diff shows now and answer the server: the edit as sent, the
+   * hunks kept (`hunks`: these only, as if the others were dropped), or the user's own text.
+   */
   async accept(id: string, hunks?: number[]): Promise<void> {
     const proposal = this.items.get(id);
     if (!proposal) return this.gone(id);
     if (this.busy.has(id)) return;
     this.busy.add(id);
     try {
-      const edit = hunks ? selectHunks(proposal, hunks) : proposal.edit;
-      const files = splitByFile(edit);
+      const all = splitByFile(proposal.edit);
       const diffs = parseUnifiedDiff(proposal.diff ?? "");
       const problems: string[] = [];
-      for (const file of files) {
+      const review: { file: (typeof all)[number]; original: string; shown: string }[] = [];
+      for (const [index, file] of all.entries()) {
         const uri = vscode.Uri.parse(file.uri);
         const current = await currentText(uri);
         const why = findStale(file, current, hunks ? undefined : diffFor(diffs, file.uri), vscode.workspace.asRelativePath(uri));
         if (why) problems.push(why);
+        const shown = await this.documents.shown(proposedUri(id, uri, index));
+        review.push({ file, original: file.create ? "" : current.text, shown });
       }
       const params: ResolveProposalParams = { id, decision: "accepted" };
-      if (hunks) params.hunks = [...new Set(hunks)].sort((a, b) => a - b);
+      let outcome = reviewOutcome(review, proposal.hunks ?? [], this.lenses.droppedOf(id));
+      if (hunks) outcome = { kind: "hunks", hunks };
+      if (outcome.kind === "nothing") {
+        this.busy.delete(id);
+        return await this.reject(id, "");
+      }
+      if (outcome.kind === "hunks") params.hunks = [...new Set(outcome.hunks)].sort((a, b) => a - b);
       if (problems.length) {
         // never forced: nothing is applied; the server judges again and says what it did
         this.ctx.log.warn(`proposal ${id} is stale: ${problems.join("; ")}`);
         const result = await this.answer(params);
-        if (result.status === "applied") await this.save(files.map((f) => f.uri));
+        if (result.status === "applied") await this.save(all.map((f) => f.uri));
         await this.finish(id);
         this.report(proposal, result, `it is stale — ${problems.join("; ")}`);
         return;
       }
-      const client = this.client();
-      if (!client) throw new Error("the agentls server is not running");
-      const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit as unknown as lsp.WorkspaceEdit);
-      const applied = await vscode.workspace.applyEdit(converted);
+      let applied: boolean;
+      if (outcome.kind === "content") {
+        // the user's text, whole: each file becomes what its proposed side holds
+        const edit = new vscode.WorkspaceEdit();
+        params.content = {};
+        for (const { file, shown } of review) {
+          const uri = vscode.Uri.parse(file.uri);
+          params.content[file.uri] = shown;
+          if (file.create) {
+            edit.createFile(uri, { ignoreIfExists: true });
+            edit.insert(uri, new vscode.Position(0, 0), shown);
+          } else {
+            const doc = await vscode.workspace.openTextDocument(uri);
+            edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), shown);
+          }
+        }
+        applied = await vscode.workspace.applyEdit(edit);
+      } else {
+        const chosen = outcome.kind === "hunks" ? selectHunks(proposal, outcome.hunks) : proposal.edit;
+        const client = this.client();
+        if (!client) throw new Error("the agentls server is not running");
+        const converted = await client.protocol2CodeConverter.asWorkspaceEdit(chosen as unknown as lsp.WorkspaceEdit);
+        applied = await vscode.workspace.applyEdit(converted);
+      }
       if (!applied) {
         this.ctx.log.warn(`VS Code did not apply proposal ${id}; asking the server to judge it`);
       } else {
-        await this.save(files.map((f) => f.uri));
+        await this.save(all.map((f) => f.uri));
       }
       const result = await this.answer(params);
       await this.finish(id);
@@ -196,6 +234,14 @@ export class ProposalManager implements Proposals, vscode.Disposable {
     }
   }
 
+  keepHunk(uri: string, index: number): Promise<void> {
+    return this.lenses.keep(uri, index);
+  }
+
+  dropHunk(uri: string, index: number): Promise<void> {
+    return this.lenses.drop(uri, index);
+  }
+
   /** The proposal the active editor tab shows, if any. */
   activeProposalId(): string | undefined {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
@@ -212,17 +258,15 @@ export class ProposalManager implements Proposals, vscode.Disposable {
   // --- internals -------------------------------------------------------------------------------
   private async answer(params: ResolveProposalParams): Promise<ResolveProposalResult> {
     const result = await this.ctx.request(AgentResolveProposal, params);
-    this.ctx.log.info(`proposal ${params.id}: ${params.decision}${params.hunks ? ` hunks ${params.hunks.join(",")}` : ""} → ${result.status}`);
+    this.ctx.log.info(`proposal ${params.id}: ${params.decision}${params.hunks ? ` hunks ${params.hunks.join(",")}` : ""}${params.content ? " with the user's text" : ""} → ${result.status}`);
     return result;
   }
 
   private report(proposal: ProposalInfo, result: ResolveProposalResult, problem?: string): void {
     const title = proposal.title;
-    if (result.status === "applied") {
-      vscode.window.setStatusBarMessage(`$(check) Applied: ${title}`, 5000);
-    } else if (result.status === "rejected") {
-      vscode.window.setStatusBarMessage(`$(close) Rejected: ${title}`, 5000);
-    } else if (result.status === "stale") {
+    // applied and rejected show in the Agent view (its run's facts): no second status item
+    if (result.status === "applied" || result.status === "rejected") return;
+    if (result.status === "stale") {
       void vscode.window.showWarningMessage(
         `agentls: "${title}" was not applied: ${problem ?? "the file changed since the agent proposed it"}. ` +
           "The agent was told the proposal is stale.",
@@ -236,7 +280,8 @@ export class ProposalManager implements Proposals, vscode.Disposable {
     for (const raw of new Set(uris)) {
       const uri = vscode.Uri.parse(raw);
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      if (doc?.isDirty && !(await doc.save())) {
+      // save() is false also when the document was saved meanwhile: only a still-dirty one failed
+      if (doc?.isDirty && !(await doc.save()) && doc.isDirty) {
         void vscode.window.showWarningMessage(`agentls: ${vscode.workspace.asRelativePath(uri)} was changed but could not be saved.`);
       }
     }
@@ -244,7 +289,13 @@ export class ProposalManager implements Proposals, vscode.Disposable {
 
   private async finish(id: string): Promise<void> {
     if (this.items.delete(id)) this.changed();
+    // an edited proposed side is saved (in memory) first, so closing it asks nothing
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme === Schemes.proposal && doc.isDirty && parseProposalUri(doc.uri)?.id === id) await doc.save();
+    }
     await this.closeTabs(new Set([id]));
+    this.lenses.forget(id);
+    this.documents.forget(id);
   }
 
   private async closeTabs(ids: Set<string>): Promise<void> {

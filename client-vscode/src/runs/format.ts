@@ -17,7 +17,9 @@ export function shorten(text: string, limit: number): string {
 export function progressMessage(run: RunInfo): string {
   const parts: string[] = [];
   const running = run.tasks.find((t) => t.status === "running");
-  if (running) parts.push(`Task ${running.index + 1}/${run.tasks.length}: ${shorten(running.title, 60)}`);
+  // the goal is the notification's title: a task that only repeats it is not named again
+  const same = running && running.title.trim() === run.goal.trim();
+  if (running) parts.push(`Task ${running.index + 1}/${run.tasks.length}${same ? "" : `: ${shorten(running.title, 60)}`}`);
   else if (run.phase === "planning" || run.tasks.length === 0) parts.push("Planning…");
   const steps = [...run.tasks.flatMap((t) => t.steps), ...run.looseSteps];
   const last = steps.reduce<(typeof steps)[number] | undefined>((a, s) => (!a || s.startedAt >= a.startedAt ? s : a), undefined);
@@ -31,7 +33,7 @@ export type OutcomeLevel = "info" | "warning" | "error";
  * The summary without its "Not verified: <reason>." line when the verdict already says it
  * (the server's summary states its facts, the verification among them).
  */
-function summaryBesideVerdict(run: RunInfo): string | undefined {
+export function summaryBesideVerdict(run: Pick<RunInfo, "summary" | "verification">): string | undefined {
   const summary = run.summary?.trim();
   const reason = run.verification?.verified === null ? run.verification.unverified : undefined;
   if (!summary || !reason) return summary || undefined;
@@ -80,8 +82,9 @@ export function outcomeMessage(run: RunInfo): { level: OutcomeLevel; text: strin
 }
 
 /** The status bar's text for a run that is going on. */
-export function statusText(run: RunInfo): string {
-  return `$(sync~spin) ${shorten(run.goal || "Agent run", 30)} · ${run.steps} step${run.steps === 1 ? "" : "s"}`;
+export function statusText(run: RunInfo, model?: string): string {
+  const who = model ? shorten(model, 30) : shorten(run.goal || "Agent run", 30);
+  return `$(sync~spin) ${who} · ${run.steps} step${run.steps === 1 ? "" : "s"}`;
 }
 
 const STATUS_WORDS: Record<string, string> = { budget_exhausted: "out of budget" };
@@ -91,10 +94,10 @@ const VERDICT_WORDS: Record<string, string> = { verified: "verified", unverified
  * The status bar after a run: "$(hubot) Agent · completed · unverified" (… · verified,
  * failed · check failed; a server without a verdict: "$(hubot) Agent · completed").
  */
-export function lastRunText(run: RunInfo): string {
+export function lastRunText(run: RunInfo, model?: string): string {
   const v = verdict(run.status, run.verification);
   const status = STATUS_WORDS[run.status] ?? run.status;
-  return `$(hubot) Agent · ${status}${v ? ` · ${VERDICT_WORDS[v.level]}` : ""}`;
+  return `$(hubot) ${model ? shorten(model, 30) : "Agent"} · ${status}${v ? ` · ${VERDICT_WORDS[v.level]}` : ""}`;
 }
 
 /** Its tooltip: the goal, the outcome with the verdict in full, the usage. */

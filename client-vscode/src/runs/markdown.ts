@@ -21,6 +21,8 @@ export function runMarkdown(run: RunInfo | undefined, runId: string): string {
   if (!run) return `# Run ${runId}\n\nThis run is not known to this window.\n`;
   const v = verdict(run.status, run.verification);
   const lines = [`# ${run.goal || "Run"}`, "", `Run \`${run.runId}\` — **${run.status}**${v ? ` · ${v.text}` : ""} · ${run.steps} step(s)`, ""];
+  if (run.summary) lines.push("## Summary", "", run.summary, "");
+  if (run.rules?.length) lines.push(`Rules read: ${run.rules.map((r) => `\`${r}\``).join(", ")}`, "");
   if (run.tasks.length) {
     lines.push("## Tasks", "");
     for (const t of run.tasks) lines.push(`${t.index + 1}. [${t.status}] ${t.title}`);
@@ -29,7 +31,12 @@ export function runMarkdown(run: RunInfo | undefined, runId: string): string {
   lines.push("## Transcript", "");
   for (const entry of run.transcript) {
     const time = new Date(entry.at).toISOString().slice(11, 19);
-    const body = entry.kind === "thought" ? entry.text.split("\n").map((l) => `> ${l}`).join("\n") : entry.text;
+    const body =
+      entry.kind === "thought"
+        ? entry.text.split("\n").map((l) => `> ${l}`).join("\n")
+        : entry.kind === "tool_call" || entry.kind === "tool_result"
+          ? `\`${entry.text.replace(/`/g, "'")}\``
+          : entry.text;
     lines.push(`- \`${time}\` ${entry.kind === "thought" ? "\n" + body : body}`);
   }
   const verification = run.verification;
@@ -41,7 +48,6 @@ export function runMarkdown(run: RunInfo | undefined, runId: string): string {
   }
   const usage = usageText(run.usage);
   if (usage) lines.push("", "## Usage", "", usage);
-  if (run.summary) lines.push("", "## Summary", "", run.summary);
   if (run.error) lines.push("", "## Error", "", run.error);
   return lines.join("\n") + "\n";
 }

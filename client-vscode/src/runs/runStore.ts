@@ -12,7 +12,8 @@ import type { AgentEvent, AgentStatusResult, ProposalStatus, RunStatus, TaskStat
 import { runMarkdown } from "./markdown";
 import { readUsage, readVerification, verdict, type RunUsage } from "./verdict";
 
-export type StepStatus = "running" | "ok" | "error";
+/** "rejected": the step ran but the user said no to what it proposed (or it went stale) */
+export type StepStatus = "running" | "ok" | "error" | "rejected";
 
 export interface StepInfo {
   id: string;
@@ -42,6 +43,12 @@ export interface TranscriptEntry {
 
 export interface RunInfo {
   runId: string;
+  /** DESIGN §9: the session the run belongs to (a server before §9 sends none) */
+  sessionId?: string;
+  /** the rules files the run read (event kind `rules`) */
+  rules?: string[];
+  /** the model turn being written (event kind `stream`): its text so far and when it began */
+  stream?: { text: string; chars: number; startedAt: number; phase?: "planning" | "acting" };
   goal: string;
   status: RunStatus;
   phase?: "planning" | "acting";
@@ -96,7 +103,16 @@ export function describeArguments(args: unknown, limit = 80): string {
 function finishedText(run: RunInfo, said: string | null | undefined): string {
   const v = verdict(run.status, run.verification);
   const head = `Run ${run.status}${v ? ` · ${v.text}` : ""}`;
+  // "Run cancelled", not "Run cancelled: cancelled"
+  if (said && said.trim().toLowerCase() === run.status.replace("_", " ")) said = undefined;
   return said ? `${head}${v ? " — " : ": "}${said}` : head;
+}
+
+/** What became of a proposal a tool result reports (`{status: "rejected", …}`), if it says. */
+function decisionOf(output: unknown): string | undefined {
+  if (typeof output !== "object" || output === null) return undefined;
+  const status = (output as { status?: unknown }).status;
+  return typeof status === "string" ? status : undefined;
 }
 
 export class RunStore {
@@ -128,9 +144,10 @@ export class RunStore {
     return this.running()[0];
   }
 
-  /** A run the extension just started (`agent/run` answered with its id). */
-  started(runId: string, goal: string): RunInfo {
+  /** A run the extension just started (`agent/run` answered with its id and session). */
+  started(runId: string, goal: string, sessionId?: string): RunInfo {
     const run = this.ensure(runId, goal);
+    if (sessionId) run.sessionId = sessionId;
     if (!run.transcript.some((e) => e.kind === "started")) {
       run.transcript.unshift({ at: this.now(), kind: "started", text: `Goal: ${goal}` });
     }
@@ -149,6 +166,8 @@ export class RunStore {
         if (typeof event.steps === "number") run.steps = event.steps;
         if (event.status && !isFinished(run.status)) run.status = event.status;
         if (event.phase === "planning") run.transcript.push({ at, kind: "status", text: "Planning…" });
+        // a model turn starts: "thinking…" with its seconds until its call (or its streamed text)
+        if (event.phase) run.stream = { text: "", chars: 0, startedAt: at, phase: event.phase };
         break;
       case "task": {
         const known = run.tasks.some((t) => t.index === event.index);
@@ -164,9 +183,34 @@ export class RunStore {
         break;
       }
       case "thought":
+        run.stream = undefined;
         run.transcript.push({ at, kind: "thought", text: event.text });
         break;
+      case "stream": {
+        const text = typeof event.text === "string" ? event.text : "";
+        const same = run.stream && (run.stream.phase === event.phase || event.phase === undefined);
+        const prev = same ? run.stream : undefined;
+        run.stream = {
+          text: `${prev?.text ?? ""}${text}`.slice(-2000),
+          chars: (prev?.chars ?? 0) + text.length,
+          startedAt: prev?.startedAt ?? at,
+          phase: event.phase,
+        };
+        break;
+      }
+      case "rules": {
+        const files = Array.isArray(event.files) ? event.files : [];
+        run.rules = files
+          .map((f) => (typeof f === "string" ? f : f && typeof f.path === "string" ? `${f.path}${f.cut ? " (cut)" : ""}` : undefined))
+          .filter((f): f is string => typeof f === "string");
+        run.transcript.push({ at, kind: "rules", text: run.rules.length ? `Rules read: ${run.rules.join(", ")}` : "No rules files" });
+        break;
+      }
+      case "warning":
+        run.transcript.push({ at, kind: "warning", text: `Warning${event.subject ? ` (${event.subject})` : ""}: ${event.message}` });
+        break;
       case "tool_call": {
+        run.stream = undefined;
         const step: StepInfo = {
           id: event.id,
           name: event.name,
@@ -184,15 +228,16 @@ export class RunStore {
       case "tool_result": {
         const step = this.allSteps(run).find((s) => s.id === event.id);
         const ok = event.ok !== false && !event.error;
+        const decided = decisionOf(event.output);
         if (step) {
-          step.status = ok ? "ok" : "error";
+          step.status = ok ? (decided === "rejected" || decided === "stale" ? "rejected" : "ok") : "error";
           step.durationMs = event.durationMs ?? at - step.startedAt;
           step.error = event.error ?? null;
           step.output = event.output;
         }
         const took = typeof event.durationMs === "number" ? ` (${Math.round(event.durationMs)} ms)` : "";
         const text = ok
-          ? `← ${event.name} ok${took}`
+          ? `← ${event.name} ${decided === "rejected" || decided === "stale" ? decided : "ok"}${took}`
           : `← ${event.name} ${event.error?.type ?? "error"}${took}: ${event.error?.message ?? ""}`;
         run.transcript.push({ at, kind: "tool_result", text });
         break;
@@ -210,6 +255,7 @@ export class RunStore {
         run.transcript.push({ at, kind: "error", text: `${event.type}: ${event.message}` });
         break;
       case "finished":
+        run.stream = undefined;
         run.status = event.status;
         run.summary = event.summary ?? run.summary;
         run.error = event.error ?? run.error;
@@ -239,6 +285,7 @@ export class RunStore {
   /** Reconcile with an `agent/status` answer (e.g. after a reconnect). */
   applyStatus(status: AgentStatusResult): RunInfo {
     const run = this.ensure(status.runId, status.goal);
+    if (status.sessionId) run.sessionId = status.sessionId;
     run.status = status.status;
     run.steps = status.steps;
     run.summary = status.summary ?? run.summary;

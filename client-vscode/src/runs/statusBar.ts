@@ -20,9 +20,10 @@ export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: str
   const update = () => {
     const run = ctx.runs.active();
     const last = run ? undefined : ctx.runs.list()[0];
+    const model = ctx.config().model;
     if (run) {
-      item.text = statusText(run);
-      item.tooltip = `Agent run ${run.runId}: ${run.goal}\nClick to show its tasks.`;
+      item.text = statusText(run, model);
+      item.tooltip = `Agent run ${run.runId} (model ${model}): ${run.goal}\nClick to show its tasks.`;
       item.command = Commands.showTasks;
     } else if (!ctx.trusted) {
       item.text = "$(shield) Agent (restricted)";
@@ -33,12 +34,12 @@ export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: str
       item.tooltip = `${ctx.serverFailure}\nClick to show the output.`;
       item.command = Commands.showOutput;
     } else if (last) {
-      item.text = lastRunText(last);
-      item.tooltip = lastRunTooltip(last);
+      item.text = lastRunText(last, model);
+      item.tooltip = `Model: ${model}\n${lastRunTooltip(last)}`;
       item.command = { command: Commands.openTranscript, title: "Open Run Transcript", arguments: [last.runId] };
     } else {
-      item.text = "$(hubot) Agent";
-      item.tooltip = ctx.serverRunning ? "agentls: click to run a goal." : "agentls: the server is starting…";
+      item.text = `$(hubot) ${model}`;
+      item.tooltip = `agentls · model ${model} (agentls.model)\n${ctx.serverRunning ? "Click to run a goal." : "The server is starting…"}`;
       item.command = Commands.runGoal;
     }
     if (active !== !!run) {
@@ -52,6 +53,7 @@ export function registerStatusBar(ctx: AgentCtx & { readonly serverFailure?: str
     ctx.runs.onDidChange(update),
     ctx.onDidChangeServer(update),
     vscode.workspace.onDidGrantWorkspaceTrust(update),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("agentls.model") && update()),
   ];
   return new vscode.Disposable(() => {
     for (const s of subs) s.dispose();

@@ -45,6 +45,27 @@ export interface RunView {
   details: string[];
   /** "1,200 tokens in / 80 out · model 4.5 s · context 900 of 8,192 (11 %)", or "" */
   usage: string;
+  /** the context-fill bar: contextUsed of contextWindow (null: not reported) */
+  contextFill: { used: number; window: number } | null;
+  /** the rules files the run read (null: not reported) */
+  rules: string[] | null;
+  /** a model turn being written: "thinking… 12 s · 35 tok/s" and its text so far */
+  stream: { label: string; text: string } | null;
+  /** what happened, from facts the server reports: files changed, proposals decided, checks */
+  facts: string[];
+}
+
+export interface SessionView {
+  sessionId: string;
+  title: string;
+  /** false: a run of a server without sessions (cannot be continued) */
+  continuable: boolean;
+}
+
+export interface MentionItem {
+  /** the token put in the goal: "@src/app.py", "@symbol:greet", "@problems" */
+  insert: string;
+  detail: string;
 }
 
 export interface ProposalView {
@@ -69,6 +90,14 @@ export interface ViewState {
   proposals: ProposalView[];
   /** the run whose transcript is shown */
   selectedRunId: string | null;
+  /** the configured model ("openai:gpt-4o-mini", "local") */
+  model: string;
+  /** newest first */
+  sessions: SessionView[];
+  /** the conversation on screen (its runs are `runs`, oldest first); null: a new session */
+  selectedSessionId: string | null;
+  /** the editor's file and selection that go with the next goal (the chip), or null */
+  context: { label: string } | null;
 }
 
 // --- extension → webview -------------------------------------------------------------------------
@@ -79,12 +108,19 @@ export type ToWebview =
   /** the Run request failed or was refused (e.g. untrusted) */
   | { type: "notice"; text: string; level: "info" | "error" }
   /** put the goal back in the box (a run did not start) or clear it */
-  | { type: "goal"; text: string; focus: boolean };
+  | { type: "goal"; text: string; focus: boolean }
+  /** the completions of the `@…` being typed (answer to `mentions` with the same seq) */
+  | { type: "mentions"; seq: number; items: MentionItem[] };
 
 // --- webview → extension -------------------------------------------------------------------------
 export type FromWebview =
   | { type: "ready" }
-  | { type: "run"; goal: string; mode: Mode; approval: Approval }
+  | { type: "run"; goal: string; mode: Mode; approval: Approval; sessionId: string | null; withEditor: boolean }
+  | { type: "selectSession"; sessionId: string }
+  | { type: "newSession" }
+  | { type: "removeContext" }
+  | { type: "walkthrough" }
+  | { type: "mentions"; seq: number; query: string }
   | { type: "cancel"; runId: string }
   | { type: "selectRun"; runId: string }
   | { type: "openTranscript"; runId: string }
@@ -93,7 +129,7 @@ export type FromWebview =
   | { type: "manageTrust" };
 
 const MODE_SET: ReadonlySet<string> = new Set(["read-only", "dev", "ci", "full"]);
-const APPROVAL_SET: ReadonlySet<string> = new Set(["ask", "auto", "never"]);
+const APPROVAL_SET: ReadonlySet<string> = new Set(["ask", "auto", "never", "plan"]);
 const PROPOSAL_ACTIONS: ReadonlySet<string> = new Set(["open", "accept", "reject"]);
 
 function str(v: unknown, max = 100_000): v is string {
@@ -108,12 +144,20 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case "ready":
     case "restartServer":
     case "manageTrust":
+    case "newSession":
+    case "removeContext":
+    case "walkthrough":
       return { type: m.type };
     case "run":
       if (str(m.goal) && str(m.mode) && MODE_SET.has(m.mode) && str(m.approval) && APPROVAL_SET.has(m.approval)) {
-        return { type: "run", goal: m.goal, mode: m.mode as Mode, approval: m.approval as Approval };
+        const sessionId = str(m.sessionId, 200) && m.sessionId ? m.sessionId : null;
+        return { type: "run", goal: m.goal, mode: m.mode as Mode, approval: m.approval as Approval, sessionId, withEditor: m.withEditor !== false };
       }
       return undefined;
+    case "selectSession":
+      return str(m.sessionId, 200) && m.sessionId ? { type: "selectSession", sessionId: m.sessionId } : undefined;
+    case "mentions":
+      return typeof m.seq === "number" && str(m.query, 200) ? { type: "mentions", seq: m.seq, query: m.query } : undefined;
     case "cancel":
     case "selectRun":
     case "openTranscript":

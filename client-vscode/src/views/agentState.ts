@@ -9,6 +9,7 @@ import type { ProposalInfo } from "../protocol";
 import { isFinished, type RunInfo, type RunStore, type StepInfo, type TranscriptEntry } from "../runs/runStore";
 import type { ProposalView, RunView, StepView } from "./agentMessages";
 import { usageText, verdict } from "../runs/verdict";
+import { summaryBesideVerdict } from "../runs/format";
 import { proposalPath, runDescription, runDetails, stepDescription, stepLabel, stepTooltip } from "./format";
 
 /** The most runs the view lists (the Runs tree has them all). */
@@ -24,6 +25,33 @@ export function stepView(step: StepInfo): StepView {
   };
 }
 
+/** "thinking… 12 s · 35 tok/s" (≈ 4 characters a token) and the text so far, while a turn streams. */
+export function streamView(run: RunInfo, now: number): RunView["stream"] {
+  const s = run.stream;
+  if (!s || isFinished(run.status)) return null;
+  const secs = Math.max((now - s.startedAt) / 1000, 0.001);
+  const rate = s.chars / 4 / secs;
+  const what = s.phase === "planning" ? "planning…" : "thinking…";
+  return { label: `${what} ${Math.round(secs)} s${s.chars ? ` · ${rate.toFixed(rate < 10 ? 1 : 0)} tok/s` : ""}`, text: s.text.slice(-600) };
+}
+
+/** The end of a run in facts the server reports: proposals decided, checks run. */
+export function runFacts(run: RunInfo): string[] {
+  const facts: string[] = [];
+  const decided = Object.values(run.proposalStatus ?? {});
+  if (decided.length) {
+    const count = (s: string) => decided.filter((d) => d === s).length;
+    const parts = [["applied", count("applied")], ["rejected", count("rejected")], ["stale", count("stale")], ["pending", count("pending")]]
+      .filter(([, n]) => n)
+      .map(([w, n]) => `${n} ${w}`);
+    facts.push(`Edits: ${parts.join(", ")}`);
+  }
+  for (const check of run.verification?.checks ?? []) {
+    facts.push(`${check.passed ? "✓" : "✗"} ${check.kind}${check.command ? ` (${check.command})` : ""}: ${check.detail.split("\n")[0]}`);
+  }
+  return facts;
+}
+
 export function runView(run: RunInfo, now: number): RunView {
   return {
     runId: run.runId,
@@ -32,12 +60,17 @@ export function runView(run: RunInfo, now: number): RunView {
     description: runDescription(run, now),
     tasks: run.tasks.map((t) => ({ index: t.index, title: t.title, status: t.status, steps: t.steps.map(stepView) })),
     looseSteps: run.looseSteps.map(stepView),
-    summary: run.summary ?? null,
+    // the verdict is its own line: the summary's "Not verified: <reason>." is not said twice
+    summary: summaryBesideVerdict(run) ?? null,
     // "cancelled" as an error says nothing the status does not
     error: run.error && run.error !== run.status ? run.error : null,
     verdict: verdict(run.status, run.verification) ?? null,
     details: runDetails(run),
     usage: usageText(run.usage),
+    contextFill: run.usage && run.usage.contextWindow ? { used: run.usage.contextUsed ?? 0, window: run.usage.contextWindow } : null,
+    rules: run.rules ?? null,
+    stream: streamView(run, now),
+    facts: isFinished(run.status) ? runFacts(run) : [],
   };
 }
 

@@ -100,7 +100,7 @@ export function stepLabel(step: Pick<StepInfo, "name" | "arguments">, limit = 60
   return args ? `${step.name} ${args}` : step.name;
 }
 
-const STEP_WORDS: Record<StepStatus, string> = { running: "running", ok: "ok", error: "error" };
+const STEP_WORDS: Record<StepStatus, string> = { running: "running", ok: "ok", error: "error", rejected: "rejected" };
 
 /** "ok · 12 ms", "permission error · 3 ms", "running" */
 export function stepDescription(step: StepInfo): string {

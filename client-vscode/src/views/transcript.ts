@@ -75,9 +75,15 @@ export async function openTranscript(ctx: AgentCtx, arg?: unknown): Promise<void
     runId = pick?.runId;
   }
   if (!runId) return;
-  const doc = await vscode.workspace.openTextDocument(transcriptUri(runId));
+  const uri = transcriptUri(runId);
+  const doc = await vscode.workspace.openTextDocument(uri);
   if (doc.languageId !== "markdown") await vscode.languages.setTextDocumentLanguage(doc, "markdown");
-  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+  try {
+    // rendered, not the Markdown source: headings, the summary, tool calls as code
+    await vscode.commands.executeCommand("markdown.showPreview", uri);
+  } catch {
+    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+  }
 }
 
 export function registerTranscripts(ctx: AgentCtx): vscode.Disposable {

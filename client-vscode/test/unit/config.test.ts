@@ -89,7 +89,16 @@ describe("settings", () => {
   it("initializationOptions = the configuration answer: the server's keys only", () => {
     const { config } = readConfig(source({ model: "openai:x", serverCommand: "/x serve", navigation: false }));
     const settings = serverSettings(config, true);
-    assert.deepEqual(Object.keys(settings).sort(), serverKeys().sort());
+    // the §9 settings the server of this tree may not read yet are sent all the same
+    const ahead = ["autoApprove", "autoApproveDeny", "rules"].filter((k) => !serverKeys().includes(k));
+    assert.deepEqual(Object.keys(settings).filter((k) => !ahead.includes(k)).sort(), serverKeys().sort());
+    assert.deepEqual(settings.autoApprove, { tools: [], paths: [], commands: [] });
+    assert.equal(settings.rules, true);
+    assert.equal(settings.workspaceTrusted, true);
+    const untrusted = serverSettings(readConfig(source({ autoApprove: { paths: ["**"] } })).config, false);
+    assert.equal(untrusted.workspaceTrusted, false);
+    assert.deepEqual(untrusted.autoApprove, { tools: [], paths: [], commands: [] }, "never auto-approve in an untrusted workspace");
+    assert.deepEqual(serverSettings(readConfig(source({ autoApprove: { paths: ["tests/**"] } })).config, true).autoApprove.paths, ["tests/**"]);
     assert.equal(settings.navigation, false);
     assert.equal(settings.mode, "dev");
     assert.equal((settings as unknown as Record<string, unknown>).serverCommand, undefined);
@@ -171,13 +180,31 @@ describe("settings", () => {
 
   it("declares in package.json each server setting, with settings.py's default and choices", () => {
     const props = packageSettings();
-    const declared = Object.keys(props)
-      .map((k) => k.replace(/^agentls\./, ""))
-      .filter((k) => k !== "serverCommand" && k !== "trace.server");
-    assert.deepEqual(declared.sort(), serverKeys().sort());
+    const server = serverKeys();
+    // DESIGN §9 settings the extension declares before the server reads them (another branch adds them)
+    const ahead = ["autoApprove", "autoApproveDeny", "rules"].filter((k) => !server.includes(k));
+    // autoApprove.tools / .paths / .commands: three lists in the Settings UI, one object to the server
+    const declared = [...new Set(Object.keys(props).map((k) => k.replace(/^agentls\./, "").replace(/^(autoApprove(?:Deny)?)\..*$/, "$1")))]
+      .filter((k) => k !== "serverCommand" && k !== "trace.server" && !ahead.includes(k));
+    // workspaceTrusted is VS Code's trust, sent by the extension, not a setting of the user's
+    assert.deepEqual(declared.sort(), server.filter((k) => k !== "workspaceTrusted").sort());
     for (const key of [...declared, "serverCommand"]) {
-      assert.deepEqual(props[`agentls.${key}`].default, DEFAULTS[key as keyof typeof DEFAULTS], key);
+      if (key.startsWith("autoApprove")) continue; // checked below, list by list
+      // a URL setting is a plain string in the Settings UI: "" there is null (no URL) to the server
+      const declaredDefault = props[`agentls.${key}`].default === "" && key.endsWith("Url") ? null : props[`agentls.${key}`].default;
+      assert.deepEqual(declaredDefault, DEFAULTS[key as keyof typeof DEFAULTS], key);
     }
+    assert.equal((props["agentls.baseUrl"] as { type?: unknown }).type, "string", "baseUrl is editable in the Settings UI");
+    for (const key of ["autoApprove", "autoApproveDeny"]) {
+      for (const list of ["tools", "paths", "commands"]) {
+        const shape = props[`agentls.${key}.${list}`] as { type?: string; items?: { type: string }; default?: unknown };
+        assert.equal(shape.type, "array", `${key}.${list} is a list the Settings UI edits`);
+        assert.equal(shape.items?.type, "string");
+        assert.deepEqual(shape.default, []);
+      }
+    }
+    assert.equal((props["agentls.rules"] as { type?: unknown }).type, "boolean");
+    assert.deepEqual(props["agentls.approval"].enum, ["ask", "auto", "never", "plan"]);
     assert.deepEqual(props["agentls.mode"].enum, [...MODES]);
     assert.deepEqual(props["agentls.toolProtocol"].enum, [...TOOL_PROTOCOLS]);
     assert.deepEqual(props["agentls.shellSandbox"].enum, [...SHELL_SANDBOXES]);

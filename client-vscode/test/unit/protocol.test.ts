@@ -29,7 +29,7 @@ describe("protocol", () => {
     const title = pkg.contributes.menus["editor/title"].filter((m) => m.when?.includes(`resourceScheme == ${Schemes.proposal}`));
     assert.deepEqual(
       title.map((m) => m.command),
-      [Commands.acceptProposal, Commands.rejectProposal, Commands.acceptHunks] as string[],
+      [Commands.acceptProposal, Commands.rejectProposal] as string[],
     );
   });
 });

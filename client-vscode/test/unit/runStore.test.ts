@@ -321,3 +321,32 @@ describe("run formatting", () => {
     assert.equal(statusText({ ...base, status: "running", steps: 1 }), "$(sync~spin) Add tests · 1 step");
   });
 });
+
+describe("run store: issue 21", () => {
+  it("shows a rejected edit step as rejected, not ok; rules, streams and a plain 'Run cancelled'", () => {
+    let now = 1000;
+    const runs = new RunStore(() => now);
+    runs.started("r", "goal", "s1");
+    runs.apply({ runId: "r", kind: "rules", files: [{ path: "AGENTS.md", chars: 412, cut: false }, { path: ".clinerules/a.md", chars: 9, cut: true }] });
+    runs.apply({ runId: "r", kind: "warning", source: "mention", subject: "@nope.py", message: "no such file" });
+    runs.apply({ runId: "r", kind: "status", status: "running", phase: "acting", steps: 0 });
+    assert.deepEqual(runs.get("r")?.stream, { text: "", chars: 0, startedAt: 1000, phase: "acting" }, "a turn that has not streamed yet is thinking");
+    runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "{\"name\": " });
+    now = 3000;
+    runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "\"edit_file\"}" });
+    const streaming = runs.get("r");
+    assert.equal(streaming?.stream?.text, '{"name": "edit_file"}');
+    assert.equal(streaming?.stream?.startedAt, 1000);
+    runs.apply({ runId: "r", kind: "tool_call", id: "c1", name: "edit_file", arguments: { path: "a.py" } });
+    assert.equal(runs.get("r")?.stream, undefined, "a tool call ends the streamed turn");
+    runs.apply({ runId: "r", kind: "tool_result", id: "c1", name: "edit_file", ok: true, output: { status: "rejected", comment: "no" } });
+    const run = runs.get("r");
+    assert.equal(run?.looseSteps[0].status, "rejected");
+    assert.ok(run?.transcript.some((e) => e.text === "← edit_file rejected"));
+    assert.deepEqual(run?.rules, ["AGENTS.md", ".clinerules/a.md (cut)"]);
+    assert.ok(run?.transcript.some((e) => e.text === "Warning (@nope.py): no such file"));
+    assert.equal(run?.sessionId, "s1");
+    runs.apply({ runId: "r", kind: "finished", status: "cancelled", error: "cancelled" });
+    assert.equal(runs.get("r")?.transcript.at(-1)?.text, "Run cancelled");
+  });
+});

@@ -9,7 +9,13 @@ describe("views: agent view state and messages", () => {
   describe("what the webview may send", () => {
     const good: unknown[] = [
       { type: "ready" },
-      { type: "run", goal: "fix it", mode: "dev", approval: "ask" },
+      { type: "run", goal: "fix it", mode: "dev", approval: "ask", sessionId: null, withEditor: true },
+      { type: "run", goal: "and now the tests", mode: "dev", approval: "plan", sessionId: "sess-1", withEditor: false },
+      { type: "selectSession", sessionId: "sess-1" },
+      { type: "newSession" },
+      { type: "removeContext" },
+      { type: "walkthrough" },
+      { type: "mentions", seq: 3, query: "gre" },
       { type: "cancel", runId: "r1" },
       { type: "selectRun", runId: "r1" },
       { type: "openTranscript", runId: "r1" },
@@ -27,6 +33,8 @@ describe("views: agent view state and messages", () => {
       { type: "run", goal: "x", mode: "dev", approval: "yes" },
       { type: "cancel" },
       { type: "cancel", runId: "" },
+      { type: "selectSession", sessionId: "" },
+      { type: "mentions", query: "x" },
       { type: "proposal", action: "delete", id: "p1" },
       { type: "proposal", action: "open" },
       { type: "eval", code: "1" },
@@ -136,5 +144,21 @@ describe("views: agent view state and messages", () => {
       assert.match(html, /<script nonce="n1" src="https:\/\/x\/a.js\?q=&quot;&gt;&lt;script&gt;"><\/script>/);
       assert.match(html, /<title>&lt;x&gt;&quot;<\/title>/);
     });
+  });
+});
+
+describe("views: a model turn as it goes", () => {
+  it("says thinking… with its seconds, then tokens per second once text streams", () => {
+    let now = 10_000;
+    const runs = new RunStore(() => now);
+    runs.started("r", "goal");
+    runs.apply({ runId: "r", kind: "status", status: "running", phase: "acting", steps: 0 });
+    now = 13_000;
+    assert.deepEqual(runView(runs.get("r")!, now).stream, { label: "thinking… 3 s", text: "" });
+    runs.apply({ runId: "r", kind: "stream", phase: "acting", text: "x".repeat(400) });
+    now = 20_000;
+    assert.deepEqual(runView(runs.get("r")!, now).stream, { label: "thinking… 10 s · 10 tok/s", text: "x".repeat(400) });
+    runs.apply({ runId: "r", kind: "tool_call", id: "c", name: "read_file", arguments: {} });
+    assert.equal(runView(runs.get("r")!, now).stream, null);
   });
 });

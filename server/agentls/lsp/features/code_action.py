@@ -17,11 +17,12 @@ from lsprotocol import types as lsp
 from agentls.lsp.features.execute_command import RUN as RUN_COMMAND
 from agentls.lsp.language_server import AgentLanguageServer
 
-#: (title, kind, goal template): the goal names the file and the selected lines.
+#: (title, kind, goal template): the goal names the file and the selected lines. A kind of
+#: None keeps an action in VS Code's lightbulb (a `source` kind would hide it in Source Action…).
 ACTIONS: list[tuple[str, lsp.CodeActionKind | None, str]] = [
     ("Agent: Explain this code", None, "Explain what the selected code in {path} (lines {first}-{last}) does. Read it, then finish with the explanation."),
     ("Agent: Fix this code", lsp.CodeActionKind.QuickFix, "Fix the problems in the selected code in {path} (lines {first}-{last}){problems}. Read it, propose the edit, then finish with what you changed."),
-    ("Agent: Write tests for this code", lsp.CodeActionKind.Source, "Write tests for the selected code in {path} (lines {first}-{last}). Read it and the project's existing tests, propose a test file, then finish."),
+    ("Agent: Write tests for this code", None, "Write tests for the selected code in {path} (lines {first}-{last}). Read it and the project's existing tests, propose a test file, then finish."),
     ("Agent: Refactor this code", lsp.CodeActionKind.RefactorRewrite, "Refactor the selected code in {path} (lines {first}-{last}) for clarity without changing behaviour. Read it, propose the edit, then finish with what you changed."),
 ]
 
