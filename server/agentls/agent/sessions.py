@@ -13,6 +13,7 @@ Must not know: any front end, the loop.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import tempfile
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from agentls.workspace.durable import state_folder
+
+log = logging.getLogger(__name__)
 
 FOLDER = Path(".agentls") / "sessions"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -104,7 +107,14 @@ class SessionStore:
         session = Session(session_id, self.folder / f"{session_id}.json", title=_title(title))
         with self._lock:
             self._open[session_id] = session
-        _write_json(session.path, session.to_dict())
+        try:
+            _write_json(session.path, session.to_dict())
+        except OSError as exc:  # a full disk, a read-only workspace: the run stands, unkept
+            log.warning(
+                "session %s could not be written (%s); it is kept after its runs if it can be",
+                session_id,
+                exc,
+            )
         return session
 
     def load(self, session_id: Any) -> Session:
