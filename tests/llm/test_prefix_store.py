@@ -92,7 +92,32 @@ async def test_the_store_can_be_turned_off(cache: Path, monkeypatch: pytest.Monk
 
 async def test_at_most_max_entries_are_kept(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(prefix_store, "MAX_ENTRIES", 2)
-    for i in range(3):
-        await turn(f"Question {i}: what does function_{i} return?")
+    for i in range(3):  # prompts that share less than 90 % with each other: each is kept
+        await turn(f"Question {i}: what does function_{i} return? " + f"Context {i}: " * 60)
     assert len(list(cache.glob("*/*.state"))) == 2
     assert len(list(cache.glob("*/*.json"))) == 2
+
+
+async def test_a_new_run_in_the_same_process_starts_from_the_kept_prefix(cache: Path) -> None:
+    """A server: run 1's last turn left another prompt in the context (other tools in its
+    system message); run 2's first turn restores run 1's first state instead."""
+    model = LocalModel(model=MODEL, n_threads=1, n_ctx=2048, max_tokens=12)
+    llama = model._loaded()
+    evaluated: list[int] = []
+    real_eval = llama.eval
+
+    def counting(tokens: Any) -> None:
+        if len(tokens) > 1:  # a prompt's evaluation (generation goes one token at a time)
+            evaluated.append(len(tokens))
+        real_eval(tokens)
+
+    llama.eval = counting
+    try:
+        await model.complete(messages("What does function_3 return?"))  # run 1, first turn
+        other = [{"role": "system", "content": "Only finish now. " + SYSTEM[::-1]}, {"role": "user", "content": "Done?"}]
+        await model.complete(other)  # run 1, last turn: little in common with the first
+        reply = await model.complete(messages("What does function_7 return?"))  # run 2, first turn
+    finally:
+        await model.aclose()
+    assert reply.content
+    assert evaluated[-1] < reply.usage.prompt_tokens / 4, (evaluated, reply.usage.prompt_tokens)

@@ -9,6 +9,9 @@ reuses the evaluated prefix a new prompt shares with the last one; across proces
 whose text shares the longest beginning with its own prompt (the system message and the
 workspace's map, the same from one run to the next); llama.cpp then evaluates only what
 follows. After that turn the state is saved when no kept one already covers the prompt.
+The same holds for the first turn of every later run in one process (a server): its
+prompt shares little with the context the last run left (whose last turn offered other
+tools), so the kept state of a run's first turn is the better start (`Prefixes`).
 
 Files: `$XDG_CACHE_HOME/agentls/prefixes/<model key>/<digest>.state` with a `.json` beside
 it `{text, tokens, used}`; written to a temporary name, fsync'd and renamed, so a kill
@@ -39,6 +42,8 @@ ENV = "AGENTLS_PREFIX_CACHE"
 MAX_ENTRIES = 4
 #: A kept state is restored when it shares at least this many characters with the prompt.
 MIN_SHARED_CHARS = 1000
+#: A kept state replaces the live context when it shares at least this many more characters.
+MIN_GAIN_CHARS = 800
 #: The text kept beside a state (enough to compare the prompt's stable beginning).
 TEXT_CHARS = 24_000
 
@@ -85,7 +90,11 @@ class PrefixStore:
                 data = json.loads(meta.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if isinstance(data, dict) and isinstance(data.get("text"), str) and meta.with_suffix(".state").is_file():
+            if (
+                isinstance(data, dict)
+                and isinstance(data.get("text"), str)
+                and meta.with_suffix(".state").is_file()
+            ):
                 out.append((meta, data))
         return out
 
@@ -108,7 +117,9 @@ class PrefixStore:
         capacity = int(llama.n_ctx())
         tokens = (llama_cpp.llama_token * capacity)()
         count = ctypes.c_size_t(0)
-        ok = llama_cpp.llama_state_load_file(llama._ctx.ctx, str(state).encode(), tokens, capacity, ctypes.byref(count))
+        ok = llama_cpp.llama_state_load_file(
+            llama._ctx.ctx, str(state).encode(), tokens, capacity, ctypes.byref(count)
+        )
         if not ok or count.value == 0:
             log.warning("a kept prompt state could not be loaded; deleted: %s", state)
             self._delete(meta)
@@ -175,20 +186,49 @@ class PrefixStore:
                 path.unlink()
 
 
-def first_turn(llama: Any, messages: list[dict[str, Any]], n_ctx: int) -> PrefixStore | None:
-    """A process's first turn: the kept state sharing the most with this prompt, loaded
-    into the fresh context; the store to keep this turn's state in (None with the store off
-    or for a model not loaded from a file)."""
-    model_path = getattr(llama, "model_path", None)
-    if not enabled() or not isinstance(model_path, str) or not hasattr(llama, "_ctx"):
-        return None
-    store = PrefixStore(store_dir(Path(model_path), n_ctx))
-    try:
-        found = store.best(prompt_text(messages))
-        if found is not None and int(getattr(llama, "n_tokens", 0)) == 0:
-            store.restore(llama, found[0])
-    except Exception as exc:  # a speed-up only: the turn goes on from an empty context
-        log.warning("no kept prompt state restored: %s", exc)
-        with contextlib.suppress(Exception):
-            llama.reset()
-    return store
+class Prefixes:
+    """One model's use of the store, turn by turn. A turn that shares less than half of its
+    prompt with what the context holds begins a conversation (a process's first turn, a new
+    run): the kept state sharing the most with it is restored when that saves at least
+    MIN_GAIN_CHARS over the live context, and after the turn its state is kept (unless a
+    kept one already covers 90 % of it). Later turns of a conversation extend the live
+    context, which llama.cpp reuses by itself."""
+
+    def __init__(self, n_ctx: int) -> None:
+        self.n_ctx = n_ctx
+        self._live = ""  # the text of the prompt the context was last evaluated for
+        self._store: PrefixStore | None = None
+        self._keep: str | None = None  # this turn's text, to keep after it
+
+    def before(self, llama: Any, messages: list[dict[str, Any]]) -> None:
+        text = prompt_text(messages)
+        live, self._live, self._keep = self._live, text, None
+        shared_live = _shared(text, live) if int(getattr(llama, "n_tokens", 0)) else 0
+        if shared_live * 2 >= len(text) or (store := self._open(llama)) is None:
+            return
+        try:
+            found = store.best(text)
+            if found is not None and found[1] >= shared_live + MIN_GAIN_CHARS and not store.restore(llama, found[0]):
+                found = None  # torn: deleted, this turn's state takes its place
+            log.debug("prompt of %d chars: %d shared with the context, %s kept", len(text), shared_live,
+                     f"{found[1]} with a" if found else "none with a")  # fmt: skip
+            if found is None or found[1] * 10 < len(text) * 9:
+                self._keep = text
+        except Exception as exc:  # a speed-up only: the turn goes on from the live context
+            log.warning("no kept prompt state restored: %s", exc)
+            with contextlib.suppress(Exception):
+                llama.reset()
+
+    def after(self, llama: Any) -> None:
+        """Keep the turn's state when `before` said to (not after a cancelled turn)."""
+        if self._keep is not None and self._store is not None:
+            self._store.save(llama, self._keep)
+        self._keep = None
+
+    def _open(self, llama: Any) -> PrefixStore | None:
+        model_path = getattr(llama, "model_path", None)
+        if not enabled() or not isinstance(model_path, str) or not hasattr(llama, "_ctx"):
+            return None
+        if self._store is None:
+            self._store = PrefixStore(store_dir(Path(model_path), self.n_ctx))
+        return self._store

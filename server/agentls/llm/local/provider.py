@@ -170,9 +170,9 @@ class LocalModel:
         self._last_tools: list[ToolSpec] | None = None
         self._last_text: str | None = None  # the last acting reply (see complete)
         self._resamples = 0
-        #: The process's first turn restores a kept prompt state and keeps its own
+        #: A conversation's first turn restores a kept prompt state and keeps its own
         #: (prefix_store.py); later turns reuse the live context.
-        self._first_turn = True
+        self._prefixes = prefix_store.Prefixes(n_ctx)
 
     # ------------------------------------------------------------------ loading
 
@@ -241,8 +241,7 @@ class LocalModel:
             llama = self._loaded()
             self._set_threads(llama)
             grammar = self._grammar(schema, llama) if schema is not None else None
-            store = prefix_store.first_turn(llama, messages, self.n_ctx) if self._first_turn else None
-            self._first_turn = False
+            self._prefixes.before(llama, messages)
             text, finish, pieces = [], None, 0
             try:
                 stream = llama.create_chat_completion(
@@ -277,8 +276,8 @@ class LocalModel:
                 raise ModelError(f"local model: {exc} (n_ctx={self.n_ctx})") from None
             except RuntimeError as exc:
                 raise ModelError(f"local model failed: {exc}") from None
-            if store is not None and finish != "cancelled":
-                store.save(llama, prefix_store.prompt_text(messages))
+            if finish != "cancelled":
+                self._prefixes.after(llama)
             # one streamed piece per generated token; the context holds prompt + those
             n_tokens = int(getattr(llama, "n_tokens", 0))
             usage = Usage(prompt_tokens=max(n_tokens - pieces, 0), completion_tokens=pieces)
