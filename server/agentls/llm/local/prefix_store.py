@@ -190,8 +190,8 @@ class Prefixes:
     """One model's use of the store, turn by turn. A turn that shares less than half of its
     prompt with what the context holds begins a conversation (a process's first turn, a new
     run): the kept state sharing the most with it is restored when that saves at least
-    MIN_GAIN_CHARS over the live context, and after the turn its state is kept (unless a
-    kept one already covers 90 % of it). Later turns of a conversation extend the live
+    MIN_GAIN_CHARS over the live context, and after the turn its state is kept when the
+    prompt opens a run (no assistant turn in it yet) and no kept one covers 90 % of it. Later turns of a conversation extend the live
     context, which llama.cpp reuses by itself."""
 
     def __init__(self, n_ctx: int) -> None:
@@ -212,8 +212,9 @@ class Prefixes:
                 found = None  # torn: deleted, this turn's state takes its place
             log.debug("prompt of %d chars: %d shared with the context, %s kept", len(text), shared_live,
                      f"{found[1]} with a" if found else "none with a")  # fmt: skip
-            if found is None or found[1] * 10 < len(text) * 9:
-                self._keep = text
+            opening = not any(m.get("role") == "assistant" for m in messages)
+            if opening and (found is None or found[1] * 10 < len(text) * 9):
+                self._keep = text  # a run's opening prompt (a later turn's would crowd them out)
         except Exception as exc:  # a speed-up only: the turn goes on from the live context
             log.warning("no kept prompt state restored: %s", exc)
             with contextlib.suppress(Exception):
