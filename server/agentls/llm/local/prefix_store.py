@@ -187,12 +187,12 @@ class PrefixStore:
 
 
 class Prefixes:
-    """One model's use of the store, turn by turn. A turn that shares less than half of its
-    prompt with what the context holds begins a conversation (a process's first turn, a new
-    run): the kept state sharing the most with it is restored when that saves at least
-    MIN_GAIN_CHARS over the live context, and after the turn its state is kept when the
-    prompt opens a run (no assistant turn in it yet) and no kept one covers 90 % of it. Later turns of a conversation extend the live
-    context, which llama.cpp reuses by itself."""
+    """One model's use of the store, turn by turn: before each turn, the kept state sharing
+    the most with its prompt is restored when that saves at least MIN_GAIN_CHARS over what
+    the context holds (a process's first turn, a new run after another run's last turn);
+    after a turn that opens a run (no assistant turn in its prompt yet), its state is kept
+    unless a kept one covers 90 % of it. Later turns of a run extend the live context,
+    which llama.cpp reuses by itself."""
 
     def __init__(self, n_ctx: int) -> None:
         self.n_ctx = n_ctx
@@ -204,7 +204,7 @@ class Prefixes:
         text = prompt_text(messages)
         live, self._live, self._keep = self._live, text, None
         shared_live = _shared(text, live) if int(getattr(llama, "n_tokens", 0)) else 0
-        if shared_live * 2 >= len(text) or (store := self._open(llama)) is None:
+        if (store := self._open(llama)) is None:
             return
         try:
             found = store.best(text)
