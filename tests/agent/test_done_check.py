@@ -176,6 +176,40 @@ async def test_once_the_goals_tests_pass_the_run_ends_and_later_tasks_are_skippe
     assert (ws_root / "src" / "app.py").read_text() == "def main():\n    return 2\n"
 
 
+@pytest.mark.skipif(
+    __import__("shutil").which("bwrap") is None
+    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
+    reason="needs the bubblewrap sandbox to run the workspace's tests: "
+    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
+)
+async def test_the_report_quotes_the_tests_as_the_files_are_left_not_as_they_were_found(
+    run_agent: RunAgent, ws_root: Path
+) -> None:
+    # the tests ran (failing) before the fix; the run then fails on another ground (a name
+    # the fix uses on a branch the test never takes is defined nowhere): the report must
+    # not say the tests fail when the fix made them pass
+    (ws_root / "test_app.py").write_text(
+        "from src.app import main\n\n\ndef test_main():\n    assert main() == 2\n"
+    )
+    fix = act(
+        "edit_file",
+        {"path": "src/app.py", "old": "return 1", "new": "return 2 if main else fallback_value()"},
+    )
+    out = await run_agent(
+        [plan("t"), fix, finish("fixed"), finish("fixed"), plan()],
+        goal="test_app.py fails. Fix main in src/app.py so it passes.",
+        settings=RunSettings(mode="full", approval="auto"),
+    )
+    assert out.state.status == "failed" and "fallback_value" in (out.state.error or ""), (
+        out.state.error
+    )
+    (tests,) = [c for c in (out.state.verification or {})["checks"] if c["kind"] == "tests"]
+    assert tests["passed"] is True, tests
+    assert "Tests passed: 1 passed" in (out.state.summary or "") and "Tests failed" not in (
+        out.state.summary or ""
+    )
+
+
 async def test_a_small_model_gets_the_goal_as_its_one_task(run_agent: RunAgent) -> None:
     # two sentences: a large model would plan; a small one's plans split the work badly
     out = await run_agent([finish("main returns 1"), plan()], goal="Read src/app.py. Say what main returns.",

@@ -80,6 +80,8 @@ KINDS = [
     ("Introduce a class Discount in shop/cart.py with a percent field.", "add"),
     ("Add a function median(values) to util/strings.py", "add"),
     ("create a new file docs/usage.md explaining how to run the server", "new_file"),
+    ("implment a median(values) helper in util/strings.py", "add"),  # a misspelt verb
+    ("pls renmae Clnt to Client", "rename"),
     # documentation and types
     ("Document vat with a docstring.", "docstring"),
     ("Explain in the docstring of vat what rate it applies", "docstring"),
@@ -87,6 +89,7 @@ KINDS = [
     ("Annotate count_words: it takes a str and returns an int.", "hints"),
     # tests
     ("Write unit tests for shorten in a new file tests/test_strings.py", "tests"),
+    ("shorten has no coverage; it deserves a tests/test_strings.py of its own", "tests"),
     ("test_total fails, please repair cart_total so it passes (the test is right)", "fix_tests"),
     ("Get the failing tests green again without touching them.", "fix_tests"),
     ("Get tests/test_cart.py passing by correcting cart_total.", "fix_tests"),
@@ -119,6 +122,11 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("Make shorten return None when the text is empty", ["None"]),
         ("timeout_s: 30 → 45", ["45"]),
         ("Use 8 spaces instead of 4", ["8"]),
+        (
+            "vat(100) returns 19 instead of 21, it should use VAT_RATE",
+            ["21"],
+        ),  # what it does, then what is wanted
+        ("vat(100) should return 21 instead of 19", ["21"]),
         ("bump the package version to 2.0.1", ["2.0.1"]),
         ("Set the log level to 'debug' in server/app.py", ["debug"]),
         ("handle should not crash when the body is 0 bytes", []),
@@ -136,6 +144,7 @@ def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None
         ("Clnt ought to be named Client", ("Clnt", "Client")),
         ("please call Clnt Client from now on", ("Clnt", "Client")),
         ("change the name of cart_total to total_price", ("cart_total", "total_price")),
+        ("Clnt has to be renamed to Client in every module", ("Clnt", "Client")),
         ("Set VAT_RATE to 0.21", None),
         ("Rename Ghost to Spirit", None),  # the workspace has no Ghost
     ],
@@ -163,6 +172,9 @@ def test_a_file_the_goal_makes_is_new_and_one_it_presumes_is_missing() -> None:
 def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
     assert read("Fix the rounding bug in compute_vat").presumed == ["compute_vat"]
     assert read("Add a compute_vat(amount) function to shop/tax.py").presumed == []
+    # a dotted name is known when the workspace defines its last part
+    dotted = read("can you write a pytest test for tax.vat? put it in tests/test_tax.py")
+    assert dotted.presumed == [] and dotted.kind == "tests" and "shop/tax.py" in dotted.files
 
 
 @pytest.mark.parametrize(
@@ -174,6 +186,9 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
         ("Only report the problems you find in geo.py.", [], True),
         ("Get tests/test_cart.py green by fixing cart_total; the tests themselves may not be edited.", ["tests"], False),
         ("shorten is wrong. tests/test_cart.py must not be modified.", ["tests/test_cart.py"], False),
+        ("make tests/test_cart.py pass; the test itself has to stay unchanged", ["tests"], False),
+        ("repair cart_total in shop/cart.py, not the tests", ["tests"], False),
+        ("fix shorten, but not util/strings.py's callers", [], False),
     ],
 )
 def test_what_the_goal_rules_out(goal: str, protected: list[str], read_only: bool) -> None:
@@ -188,6 +203,11 @@ def test_a_goal_about_tests_passing_makes_the_tests_matter_and_points_at_the_spe
     assert reading.tests_matter
     assert reading.specs == [".docs/instructions.md"]
     assert not read("Set VAT_RATE to 0.21").tests_matter
+    # the numbers a failing test's report quotes are the failure, not values to bring in
+    failing = read(
+        "tests/test_cart.py fails: cart_total([2, 3]) gives 6 instead of 5. fix shop/cart.py"
+    )
+    assert failing.kind == "fix_tests" and failing.values == []
 
 
 def test_a_job_the_tests_decide_knows_its_test_files() -> None:

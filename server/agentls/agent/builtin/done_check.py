@@ -289,8 +289,16 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
         return outcome is not None and outcome.passed
 
     async def failure(self) -> str | None:
-        """Why the run must not end `completed`, or None (recording the checks)."""
+        """Why the run must not end `completed`, or None (recording the checks). A test
+        run recorded before the last change is run again, or dropped when nothing changed:
+        the report must not quote the tests as they failed before the fix."""
         reason = self._static_failure()
+        if reason is not None and "tests" in self.checks and not self._fresh_tests():
+            if self.changed() and self.may_run_tests:
+                await self.tests_now()
+            else:
+                self.checks.pop("tests", None)
+                self.checks.pop("examples", None)
         if reason is None and self.changed():
             outcome = await self.tests_now()
             if outcome is not None and not outcome.passed:

@@ -28,16 +28,36 @@ from agentls.agent.goal.words import (
     NEGATIONS,
     ONLY_LOOK,
     QUESTION_WORDS,
+    TAKE_OUT,
     TEST_WORDS,
     WANTS,
     Token,
     lemma,
+    misspelt,
     sentences,
     tokens,
 )
 
 #: Words after which a clause starts (an imperative may follow).
 _CLAUSE_OPENERS = frozenset(["and", "then", "also", "please", "so", "to", "or", "but", "just", "simply", "first", "finally", "next", "now"])
+#: "In app.py, could you add …?", "x is missing a docstring, can you write one?": a request
+#: opening a later clause.
+_REQUEST = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:so|and|but|then|please|pls)\s+)(?:can|could|would|will)\s+(?:you|u|someone)\s+(?:please\s+)?[a-z]",
+    re.IGNORECASE,
+)
+#: "the test itself must stay unchanged", "test_x.py should remain as it is"
+_STAYS = re.compile(
+    r"\b([\w./-]+)(?:\s+(?:itself|themselves|file|files))?\s+(?:(?:must|should|has to|have to|needs? to|will|can|may)\s+)?(?:stays?|remains?)\s+(?:unchanged|untouched|as (?:it|they) (?:is|are)|as is|intact|the same)\b",
+    re.IGNORECASE,
+)
+#: "fix discount.py, not the tests"
+_NOT_THAT = re.compile(
+    r"(?:[,;]|\bbut)\s*(?:and\s+)?not\s+(?:the\s+|any\s+|its\s+)?(tests?|[\w./-]+\.\w+)\b(?!['’]|\s+(?:fail|pass))",
+    re.IGNORECASE,
+)
+#: "type-hint", "type annotate": the verb is the second word.
+_TYPE_VERB = re.compile(r"\btype[- ](?=hint|annotat)", re.IGNORECASE)
 #: "leave the tests alone", "keep app.py as it is"
 _LEAVE = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|any\s+|all\s+)?([\w./-]+)(?:\s+\w+)?\s+(?:alone|as it is|as is|unchanged|untouched|intact)\b", re.IGNORECASE)
 _SUBJECTS = frozenset(["you", "we", "i", "u", "someone"])
@@ -66,23 +86,34 @@ class Intent:
         return self.change or self.look or self.question or self.read_only
 
 
-def read_intent(goal: str, names: set[str]) -> Intent:
+def read_intent(goal: str, names: set[str], at: set[int] | None = None) -> Intent:
     """The intent of `goal`; `names` are the words already known to be code names (never
-    taken for verbs: "the add function")."""
+    taken for verbs: "the add function") — or, given `at`, only those starting at these
+    offsets of the goal ("pls add a docstring to add": the first add is a verb)."""
     out = Intent()
+    goal = _TYPE_VERB.sub(
+        lambda m: " " * len(m.group(0)), goal
+    )  # "type-hint x": the verb is hint (offsets kept)
     if ONLY_LOOK.search(goal):
         out.read_only = True
-    for m in _LEAVE.finditer(goal):
-        _left_alone(m.group(1), out)
+    for pattern in (_LEAVE, _STAYS, _NOT_THAT):
+        for m in pattern.finditer(goal):
+            _left_alone(m.group(1), out)
+    cursor = 0
     for sentence in sentences(goal):
-        _sentence(sentence, names, out)
+        base = goal.find(sentence, cursor)
+        cursor = base + len(sentence) if base >= 0 else cursor
+        if at is None or base < 0:
+            _sentence(sentence, names, out)
+        else:
+            _sentence(sentence, names, out, {s - base for s in at})
     if out.read_only:
         out.change = False
         out.look = True
     return out
 
 
-def _sentence(text: str, names: set[str], out: Intent) -> None:
+def _sentence(text: str, names: set[str], out: Intent, at: set[int] | None = None) -> None:
     toks = [t for t in tokens(text) if t.kind != "punct" or t.text in ",;:"]
     words = [t for t in toks if t.kind in ("word", "name", "call", "file", "string", "number", "arrow")]
     low = text.lower().replace("’", "'")
@@ -91,12 +122,16 @@ def _sentence(text: str, names: set[str], out: Intent) -> None:
     asks = text.rstrip().endswith("?") or first in QUESTION_WORDS or (
         first in AUXILIARIES and second not in _SUBJECTS
     )
-    request = first in ("can", "could", "would", "will") and second in _SUBJECTS
+    request = (first in ("can", "could", "would", "will") and second in _SUBJECTS) or bool(
+        _REQUEST.search(text)
+    )
     change = False
     for i, tok in enumerate(toks):
-        if tok.kind != "word" or tok.text in names:
+        if tok.kind != "word" or _is_name(tok, names, at):
             continue
         verb = lemma(tok.text, CHANGE_VERBS)
+        if verb is None and _verb_position(toks, i) and not lemma(tok.text, LOOK_VERBS):
+            verb = misspelt(tok.text, CHANGE_VERBS)  # "implment", "renmae"
         if verb is None:
             continue
         if verb in _ENDING_VERBS and i + 1 < len(toks) and toks[i + 1].low in _ENDING_NEXT:
@@ -108,10 +143,10 @@ def _sentence(text: str, names: set[str], out: Intent) -> None:
             continue
         change = True
         out.verbs.append(verb)
-    if any(p in low for p in CHANGE_PHRASES) and not _phrase_negated(low):
+    if (any(p in low for p in CHANGE_PHRASES) or TAKE_OUT.search(low)) and not _phrase_negated(low):
         change = True
     looks = any(
-        t.kind == "word" and t.text not in names and lemma(t.text, LOOK_VERBS) and _verb_position(toks, i)
+        t.kind == "word" and not _is_name(t, names, at) and lemma(t.text, LOOK_VERBS) and _verb_position(toks, i)
         for i, t in enumerate(toks)
     ) or any(p in low for p in LOOK_PHRASES)
     if looks and INTO_TEXT.search(text) and not (asks and not request):
@@ -128,6 +163,10 @@ def _sentence(text: str, names: set[str], out: Intent) -> None:
         out.change = True
     elif looks or asks:
         out.look = True
+
+
+def _is_name(tok: Token, names: set[str], at: set[int] | None) -> bool:
+    return tok.start in at if at is not None else tok.text in names
 
 
 def _verb_position(toks: list[Token], i: int) -> bool:

@@ -12,6 +12,7 @@ Must not know: tools, the loop, models, LSP.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -70,19 +71,23 @@ class Mentions:
     calls: dict[str, str] = field(default_factory=dict)  # name → its argument text, when written as a call
     files: list[str] = field(default_factory=list)  # existing files named (or defining a named name)
     absent: list[str] = field(default_factory=list)  # file names the workspace lacks
+    starts: set[int] = field(default_factory=set)  # where in the goal a word was taken as a name
 
 
 def mentions(toks: list[Token], facts: Facts) -> Mentions:
     out = Mentions()
     words = [t for t in toks if t.kind != "punct"]
+    cut = _after_punct(toks)
     for i, tok in enumerate(words):
-        name = _name(words, i, facts)
+        name = _name(words, i, facts, cut)
+        if name is not None:
+            out.starts.add(tok.start)
         if name is None or name in out.names:
             continue
         out.names.append(name)
         if tok.kind == "call":
             out.calls[name] = tok.args
-        (out.known if facts.defined(name) or facts.used(name) else out.unknown).append(name)
+        (out.known if _known(name, facts) else out.unknown).append(name)
     for tok in words:
         if tok.kind != "file":
             continue
@@ -99,6 +104,18 @@ def mentions(toks: list[Token], facts: Facts) -> Mentions:
     return out
 
 
+def _known(name: str, facts: Facts) -> bool:
+    """The workspace has `name`; a dotted one (`calc.add`, `Cart.total`) when it has its
+    last part."""
+    if facts.defined(name) or facts.used(name) or name in _BUILTINS:
+        return True
+    return "." in name and bool(facts.defined(name.rsplit(".", 1)[-1]))
+
+
+#: The language's own names ("ZeroDivisionError", "len"): never a name the workspace lacks.
+_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+
+
 def _add(items: list[str], item: str) -> None:
     if item not in items:
         items.append(item)
@@ -113,7 +130,22 @@ def _file(text: str, paths: Sequence[str]) -> str | None:
     return ends[0] if len(ends) == 1 else None
 
 
-def _name(words: list[Token], i: int, facts: Facts) -> str | None:
+def _after_punct(toks: list[Token]) -> set[int]:
+    """The starts of the words that follow a punctuation mark ("the function, keep …":
+    keep is no function's name)."""
+    out: set[int] = set()
+    after = False
+    for t in toks:
+        if t.kind == "punct":
+            after = True
+        else:
+            if after:
+                out.add(t.start)
+            after = False
+    return out
+
+
+def _name(words: list[Token], i: int, facts: Facts, cut: set[int] | None = None) -> str | None:
     """The code name words[i] stands for, or None (see the module docstring)."""
     tok = words[i]
     if tok.kind in ("name", "call"):
@@ -123,8 +155,9 @@ def _name(words: list[Token], i: int, facts: Facts) -> str | None:
     text = tok.text
     if text.lower() in NOT_NAMES or text.lower() in KIND_WORDS:
         return None
-    prev = words[i - 1] if i > 0 else None
-    nxt = words[i + 1] if i + 1 < len(words) else None
+    cut = cut or set()
+    prev = words[i - 1] if i > 0 and tok.start not in cut else None
+    nxt = words[i + 1] if i + 1 < len(words) and words[i + 1].start not in cut else None
     beside_kind = (prev is not None and prev.low in KIND_WORDS and prev.low != "type" and text.lower() not in AFTER_KIND) or (
         nxt is not None and nxt.low in KIND_WORDS and nxt.low != "type" and _determined(words, i)
     )
@@ -140,11 +173,16 @@ def _name(words: list[Token], i: int, facts: Facts) -> str | None:
     if not facts.defined(text) or text in COMMON_NOUNS:
         return None  # ("summary", "total": plain English unless written as code)
     # a defined name written as a plain word: a name unless it stands where a verb does
-    if verbish and (i == 0 or (prev is not None and prev.low in ("and", "then", "to", "please", "you", "we"))):
+    last = nxt is None  # "add a docstring to add": a verb with no object is the name
+    if verbish and (prev is None or (prev.low in _BEFORE_VERB and not (last and prev.low == "to"))):
         return None
     if text[0].isupper() and i == 0 and not code_shaped(text) and verbish:
         return None
     return text
+
+
+#: Words after which a word that is both a verb and a defined name is the verb ("pls add …").
+_BEFORE_VERB = frozenset(["and", "then", "to", "please", "pls", "plz", "kindly", "just", "also", "now", "you", "u", "we", "i"])
 
 
 def _determined(words: list[Token], i: int) -> bool:

@@ -31,7 +31,15 @@ from typing import Literal
 from agentls.agent.goal.intent import Intent, read_intent
 from agentls.agent.goal.names import Facts, Mentions, mentions
 from agentls.agent.goal.values import asked_values, rename_of
-from agentls.agent.goal.words import SPEC_WORDS, TEST_OUTCOME, TEST_WORDS, lemma, tokens
+from agentls.agent.goal.words import (
+    SPEC_WORDS,
+    TAKE_OUT,
+    TEST_OUTCOME,
+    TEST_WORDS,
+    lemma,
+    misspelt,
+    tokens,
+)
 
 Kind = Literal[
     "answer", "rename", "fix_tests", "tests", "docstring", "hints", "implement", "add", "new_file", "remove", "change"
@@ -42,13 +50,14 @@ _DOC = re.compile(r"\bdoc\s?strings?\b|\bjsdoc\b|\bdocblock\b|\bdocument(?:s|ed|
 _MODULE_DOC = re.compile(r"\bmodule\b|\btop of\b|\bthe file\b|\bfile[- ]level\b|\bfor the file\b", _ANY)
 _HINTS = re.compile(r"\btype[- ]?(?:hints?|annotations?)\b|\bannotat\w*\b|\btyping\b|\btyped\b", _ANY)
 _WRITES_TESTS = re.compile(r"\b(?:write|writes|add|adds|create|generate|need|needs|want|wants|cover|covers|with)\b[^.;]{0,50}?\b(?:unit\s+|pytest\s+|some\s+|more\s+)?tests?\b(?!\s+(?:fail|pass))", _ANY)
+_DOC_WORDS = frozenset(["docstring", "docstrings"])  # "docstirng"
 _ALSO_TESTS = re.compile(r"\b(?:and|with|plus|also)\s+(?:an?\s+|some\s+|unit\s+|pytest\s+)*tests?\b(?!\s+(?:fail|pass))", _ANY)
 _IMPLEMENT = frozenset(["implement", "complete", "finish", "fill", "flesh"])
 _MAKES = frozenset(["add", "create", "write", "define", "introduce", "implement", "make", "build", "generate", "need", "needs", "provide", "give"])
 _REMOVES = frozenset(["remove", "delete", "drop", "strip", "eliminate", "erase"])
 _REMOVE_PHRASES = ("get rid of", "comment out", "take out", "pull out")
 _SIGNATURE_WORDS = frozenset(["parameter", "parameters", "argument", "arguments", "default", "defaults", "signature"])
-_DESCRIBES = re.compile(r"\b(?:explain|describe|summar(?:y|ies|ize|ise)|overview|outline|walk me through|what (?:\w+ ){0,4}(?:does|do|is for|are for))\b", _ANY)
+_DESCRIBES = re.compile(r"\b(?:explain|explanation|describe|description|summar(?:y|ies|ize|ise)|overview|outline|walk me through|what (?:[\w./-]+ ){0,4}(?:does|do|is for|are for))\b", _ANY)
 _SEVERAL = re.compile(r"\b(?:every|all|each|everywhere|throughout)\b", _ANY)
 _TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|conftest\.py)$|(?:^|/)tests?/")
 _SPEC_DIRS = (".docs/", "docs/")
@@ -120,7 +129,7 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     """The reading of `goal` over a workspace (see the module docstring)."""
     toks = tokens(goal)
     found = mentions(toks, facts)
-    intent = read_intent(goal, set(found.names))
+    intent = read_intent(goal, set(found.names), found.starts)
     low = goal.lower()
     out = GoalReading(goal=goal, intent=intent, clear=intent.clear)
     out.files = list(found.files)
@@ -146,7 +155,13 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
         (out.new_files if (makes and out.wants_change) else out.missing_files).append(name)
     if not facts.complete:
         out.missing_files = []
-    out.values = asked_values(toks, out.kind == "rename") if out.wants_change else []
+    # the tests are what a fix_tests job must meet (the numbers it quotes are the failure's);
+    # what new tests should assert ("should be true") is no value of the code
+    out.values = (
+        asked_values(toks, out.kind == "rename")
+        if out.wants_change and out.kind not in ("fix_tests", "tests")
+        else []
+    )
     out.module_doc = out.kind == "docstring" and (bool(_MODULE_DOC.search(goal)) or not out.names)
     out.signature = out.kind == "hints" or bool(words & _SIGNATURE_WORDS)
     out.describes = not out.wants_change and bool(_DESCRIBES.search(goal))
@@ -181,7 +196,7 @@ def _kind(out: GoalReading, found: Mentions, facts: Facts, words: set[str], low:
         return "implement"  # "implement/complete/fill in X"
     if tests and outcome and not writes_tests:
         return "fix_tests"
-    if _DOC.search(out.goal):
+    if _DOC.search(out.goal) or any(misspelt(w, _DOC_WORDS) for w in words):
         return "docstring"
     if _HINTS.search(out.goal):
         return "hints"
@@ -192,11 +207,11 @@ def _kind(out: GoalReading, found: Mentions, facts: Facts, words: set[str], low:
     if (makes or stubs) and new_defs:
         out.also_tests = writes_tests
         return "add"
-    if writes_tests:
-        return "tests"
+    if writes_tests or (not outcome and any(is_test_file(a) for a in found.absent)):
+        return "tests"  # "… should get a test in a new test_x.py"
     if (makes or "new" in words) and found.absent:
         return "new_file"
-    if verbs & _REMOVES or any(p in low for p in _REMOVE_PHRASES):
+    if verbs & _REMOVES or any(p in low for p in _REMOVE_PHRASES) or TAKE_OUT.search(low):
         return "remove"
     return "change"
 

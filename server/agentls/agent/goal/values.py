@@ -2,25 +2,50 @@
 
 A value is what must be in the changed lines afterwards: B in "from A to B", a literal
 after "to", "=", "be", "become", "return(s)", "default(s) to", an arrow ("60 → 90"), or
-before "instead of" — a number, quoted text or None/True/False. A rename is "rename X to
-Y", "X should be called/named Y", "call X Y", "X → Y" (two identifiers), or "change the
+before "instead of" (after it when a verb in the present says what the code does now:
+"returns 190 instead of 180") — a number, quoted text or None/True/False. A rename is "rename X to
+Y", "X should be called/named Y", "X should be renamed to Y", "call X Y", "X → Y" (two identifiers), or "change the
 name of X to Y", where X is a name the workspace has.
 Must not know: workspaces (it is given the known names), tools, models, LSP.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from agentls.agent.goal.words import LITERAL_WORDS, NOT_NAMES, Token, code_shaped, identifier
+from agentls.agent.goal.words import (
+    LITERAL_WORDS,
+    NOT_NAMES,
+    Token,
+    code_shaped,
+    identifier,
+    misspelt,
+)
 
 _LEADS = frozenset(["to", "=", "be", "become", "becomes", "return", "returns", "default", "defaults", "equal", "equals", "read", "reads", "say", "says"])
 _ARROWS = frozenset({"→", "->", "=>"})
+_RENAME = frozenset(["rename"])
+#: "fetch has retries=3", "timeout is 30": what a name holds now.
+_HAS = frozenset(["has", "have", "had", "is", "was", "currently", "uses"])
+_PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}")
+
+
+def _gives_back(words: list[Token], i: int) -> bool:
+    """ "give back None", "by returning None": a lead into the value to return."""
+    low = words[i].low
+    if low == "back":
+        return i > 0 and words[i - 1].low in ("give", "gives", "hand", "hands", "send", "sends")
+    return low == "returning" and i > 0 and words[i - 1].low in ("by", "instead", "just", "start")
 
 
 def _literal(tok: Token | None) -> str | None:
     if tok is None:
         return None
+    if tok.kind == "string" and _PLACEHOLDER.search(tok.text):
+        # "Welcome, <name>!": the code builds it; its longest fixed piece must be there
+        piece = max((p.strip(" ,.!?:;") for p in _PLACEHOLDER.split(tok.text)), key=len)
+        return piece or None
     if tok.kind in ("number", "string") and tok.text.strip():
         return tok.text.rstrip("%") if tok.kind == "number" else tok.text
     if tok.kind == "word" and tok.text in LITERAL_WORDS:
@@ -38,15 +63,20 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
         nxt = words[i + 1] if i + 1 < len(words) else None
         if tok.low == "from" and _from_to(words, i) is not None:
             out.append(_from_to(words, i) or "")
-        elif tok.low in _LEADS or tok.text in _ARROWS:
-            if tok.low in ("return", "returns", "be", "become", "becomes") and not _desired(words, i):
+        elif tok.low in _LEADS or tok.text in _ARROWS or _gives_back(words, i):
+            if tok.low in ("return", "returns", "be", "become", "becomes", "back") and not _desired(words, i):
                 continue  # "it returns True for odd numbers" states the defect
+            if tok.text == "=" and i >= 2 and words[i - 2].low in _HAS and not _desired(words, i - 2):
+                continue  # "fetch has retries=3": what the code holds now
             value = _literal(nxt)
             if value is None and nxt is not None and nxt.low in ("a", "an", "the") and i + 2 < len(words):
                 value = _literal(words[i + 2]) if words[i + 2].kind == "string" else None
             if value is not None and not _is_condition(words, i + 1):
                 out.append(value)
         elif tok.low in ("instead", "rather") and nxt is not None and nxt.low in ("of", "than"):
+            if (expected := _actual_instead_of(words, i)) is not None:
+                out.append(expected)  # "f(2) gives 190 instead of 180": 180 is wanted
+                continue
             for k in (i - 1, i - 2):
                 value = _literal(words[k]) if k >= 0 else None
                 if value is None and k == i - 1 and k >= 0 and _word_pair(words[k], words[i + 2] if i + 2 < len(words) else None):
@@ -57,6 +87,41 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
         elif tok.low == "replace" and (pair := _replace_with(words, i)) is not None:
             out.append(pair)
     return list(dict.fromkeys(v for v in out if v))
+
+
+#: Verbs that say what the code does now ("it returns 190 instead of 180").
+_DOES = frozenset(
+    [
+        "gives",
+        "returns",
+        "outputs",
+        "prints",
+        "produces",
+        "yields",
+        "shows",
+        "is",
+        "computes",
+        "evaluates",
+        "comes",
+        "equals",
+        "got",
+        "get",
+        "gets",
+        "reports",
+    ]
+)
+
+
+def _actual_instead_of(words: list[Token], i: int) -> str | None:
+    """ "X gives 190 instead of 180" states a defect: what it does now, then what is
+    wanted; the value after "of" (a literal) when a present-tense verb with no modal
+    stands before the first."""
+    if i < 2 or i + 2 >= len(words) or _literal(words[i - 1]) is None:
+        return None
+    verb = words[i - 2]
+    if verb.low not in _DOES or _desired(words, i - 2):
+        return None
+    return _literal(words[i + 2])
 
 
 def _word_pair(new: Token, old: Token | None) -> bool:
@@ -95,6 +160,8 @@ def _desired(words: list[Token], i: int) -> bool:
     back = [w.low for w in words[max(0, i - 4) : i]]
     return any(w in ("should", "must", "to", "make", "makes", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back)
 
+    if words[i].low == "returning":
+        return True  # "by returning None" (a lead only after by, instead, just, start)
 
 def _is_condition(words: list[Token], k: int) -> bool:
     """"when b is 0", "if the list is empty": a literal in a condition is no new value."""
@@ -109,7 +176,7 @@ def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str
         if old.kind not in ("word", "name", "call") or not identifier(old.text) or not known(old.text):
             continue
         before = [w.low for w in words[max(0, i - 6) : i]]
-        renames = any(w.startswith("renam") for w in before)
+        renames = any(_renaming(w) for w in before)
         for j in range(i + 1, min(i + 7, len(words))):
             new = words[j]
             if new.kind not in ("word", "name", "call") or not identifier(new.text) or new.low in NOT_NAMES:
@@ -118,7 +185,8 @@ def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str
             last = between[-1] if between else ""
             if new.text == old.text or (last not in ("called", "named", "renamed") and not _plausible(new, old)):
                 continue
-            if (renames or "name" in before) and last in ("to", "into", "as"):
+            passive = any(_renaming(w) for w in between)  # "X should be renamed to Y"
+            if (renames or passive or "name" in before) and last in ("to", "into", "as"):
                 return old.text, new.text
             if last in ("called", "named", "renamed"):
                 return old.text, new.text
@@ -127,6 +195,10 @@ def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str
             if before and before[-1] == "call" and j == i + 1:
                 return old.text, new.text  # "call X Y"
     return None
+
+
+def _renaming(word: str) -> bool:
+    return word.startswith("renam") or misspelt(word, _RENAME) is not None
 
 
 def _plausible(new: Token, old: Token) -> bool:

@@ -29,6 +29,10 @@ CHANGE_PHRASES = (
     "get rid of", "clean up", "comment out", "fill in", "flesh out", "hook up", "take out",
     "pull out", "make sure", "tidy up", "break out", "split up", "wire up", "spell out",
 )  # fmt: skip
+#: "take the print out of f": a change phrase with its object inside.
+TAKE_OUT = re.compile(
+    r"\b(?:take|pull|rip|cut|strip)\s+(?:[\w'-]+\s+){1,5}?out\b(?!\s+(?:loud|there))", re.IGNORECASE
+)
 #: Phrases that ask to look.
 LOOK_PHRASES = (
     "tell me", "let me know", "i want to know", "i'd like to know", "i would like to know",
@@ -174,7 +178,55 @@ def lemma(word: str, lexicon: frozenset[str]) -> str | None:
     return next((c for c in candidates if c in lexicon), None)
 
 
+def misspelt(word: str, lexicon: frozenset[str]) -> str | None:
+    """The lexicon entry a misspelt `word` stands for ("implment" → "implement", "renmae"
+    → "rename"): one letter dropped, added, changed or two swapped, in a word of six
+    letters or more (shorter words have too many neighbours), uninflected or inflected."""
+    w = word.lower().strip("'’")
+    if len(w) < 6 or not w.isalpha():
+        return None
+    stems = [w] + [
+        w[: -len(end)]
+        for end in ("ing", "ed", "es", "s")
+        if w.endswith(end) and len(w) - len(end) >= 5
+    ]
+    for stem in stems:
+        for entry in lexicon:
+            if len(entry) >= 5 and _one_edit(stem, entry):
+                return entry
+    return None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
 def sentences(goal: str) -> list[str]:
-    """The goal cut at sentence ends (a dot inside a file or dotted name does not cut)."""
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z`\"'(@])|\n+", goal.strip())
-    return [p.strip() for p in parts if p.strip()]
+    """The goal cut at sentence ends, before a capital or not ("3 is odd. please fix it");
+    a dot inside a file or dotted name, or after "e.g", "i.e", "etc", "vs", does not cut."""
+    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z`\"'(@])|(?<=[!?;])\s+|\n+", goal.strip())
+    out: list[str] = []
+    for part in parts:
+        last = 0
+        for m in _LOWER_CUT.finditer(part):
+            if m.group(1).lower() not in _ABBREVIATIONS:
+                out.append(part[last : m.start() + len(m.group(0).rstrip())])
+                last = m.end()
+        out.append(part[last:])
+    return [p.strip() for p in out if p.strip()]
+
+
+#: A sentence's end before a lower-case word: "3 is odd. please fix it".
+_LOWER_CUT = re.compile(r"([\w.]*\w)\.\s+(?=[a-z])")
+_ABBREVIATIONS = frozenset(["e.g", "i.e", "etc", "vs", "cf", "approx", "eg", "ie"])
