@@ -122,6 +122,11 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("Make shorten return None when the text is empty", ["None"]),
         ("timeout_s: 30 → 45", ["45"]),
         ("Use 8 spaces instead of 4", ["8"]),
+        ("swap the word Hello for Welcome in server/app.py", ["Welcome"]),
+        ("handle has timeout_s=30 by default; it needs to be timeout_s=45", ["45"]),  # what it has now is no value
+        ('the banner should say "Hi, <user>!" rather than "Hello"', ["Hi"]),  # a placeholder: its fixed piece
+        ("shorten should give back None for an empty string", ["None"]),
+        ("make handle cope with an empty body by returning None", ["None"]),
         (
             "vat(100) returns 19 instead of 21, it should use VAT_RATE",
             ["21"],

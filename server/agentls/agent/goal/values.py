@@ -1,11 +1,13 @@
 """The values a change goal asks for, and the rename it asks for.
 
-A value is what must be in the changed lines afterwards: B in "from A to B", a literal
-after "to", "=", "be", "become", "return(s)", "default(s) to", an arrow ("60 → 90"), or
-before "instead of" (after it when a verb in the present says what the code does now:
-"returns 190 instead of 180") — a number, quoted text or None/True/False. A rename is "rename X to
-Y", "X should be called/named Y", "X should be renamed to Y", "call X Y", "X → Y" (two identifiers), or "change the
-name of X to Y", where X is a name the workspace has.
+A value is what must be in the changed lines afterwards: B in "from A to B", "replace A
+with B", "swap A for B"; a literal after "to", "=", "be", "become", "return(s)",
+"default(s) to", "give back", an arrow ("60 → 90"); or before "instead of" (after it when
+a verb in the present says what the code does now: "returns 190 instead of 180") — a
+number, quoted text (its longest fixed piece when it has placeholders: "Hi, <name>!") or
+None/True/False. A rename is "rename X to Y", "X should be called/named Y", "X should be
+renamed to Y", "call X Y", "X → Y" (two identifiers), or "change the name of X to Y",
+where X is a name the workspace has.
 Must not know: workspaces (it is given the known names), tools, models, LSP.
 """
 
@@ -84,7 +86,7 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
                 if value is not None and not _is_condition(words, k):
                     out.append(value)
                     break
-        elif tok.low == "replace" and (pair := _replace_with(words, i)) is not None:
+        elif tok.low in ("replace", "swap", "switch", "exchange", "trade") and (pair := _replace_with(words, i)) is not None:
             out.append(pair)
     return list(dict.fromkeys(v for v in out if v))
 
@@ -138,9 +140,10 @@ def _word_pair(new: Token, old: Token | None) -> bool:
 
 
 def _replace_with(words: list[Token], i: int) -> str | None:
-    """"replace B with A" (B and A one token each): A."""
+    """"replace B with A", "replace B by A", "swap B for A" (B and A one token each): A."""
+    links = ("with", "by") if words[i].low == "replace" else ("for", "with")
     for j in range(i + 2, min(i + 5, len(words) - 1)):
-        if words[j].low == "with":
+        if words[j].low in links:
             a = words[j + 1]
             return _literal(a) or (a.text if a.kind in ("word", "name") and a.low not in NOT_NAMES else None)
     return None
