@@ -31,6 +31,15 @@ def test_the_tools_with_a_code_argument_are_fenced_the_others_stay_json() -> Non
     assert fenced["write_file"].arguments["required"] == ["path"]
 
 
+def test_a_fenced_calls_naming_arguments_are_short_in_its_grammar() -> None:
+    from agentls.llm.local.grammar import NAME_CHARS
+    from agentls.llm.local.provider import LocalModel
+
+    tools = [spec("replace_symbol")]
+    grammar = LocalModel._schema(tools, None, fenced_tools(tools))["gbnf"]  # type: ignore[index]
+    assert f"{{0,{NAME_CHARS}}}" in grammar  # symbol and path: bounded names, not 2,000 characters
+
+
 def test_a_fenced_reply_is_read_back_into_the_arguments_and_written_the_same_way() -> None:
     fenced = fenced_tools([spec("write_file")])
     code = 'def f(s):\n    return "``" + s.strip("`")\n'

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from agentls.llm.base import TASKS_SCHEMA
 from agentls.llm.local.grammar import (
     MAX_STRING_LENGTH,
+    NAME_CHARS,
     SchemaError,
     simplify,
     tool_call_schema,
@@ -67,6 +68,16 @@ def test_every_registry_tool_has_a_strict_branch(tool: str) -> None:
         assert not DROPPED & node.keys(), node
         if node.get("type") == "string" and "enum" not in node and "const" not in node:
             assert 0 < node["maxLength"] <= MAX_STRING_LENGTH, node
+
+
+def test_arguments_that_name_a_file_or_symbol_are_short_and_code_is_not() -> None:
+    schema = tool_call_schema(registry_specs())
+    branches = {b["properties"]["name"]["const"]: b["properties"]["arguments"]["properties"] for b in schema["anyOf"]}
+    assert branches["replace_symbol"]["symbol"]["maxLength"] == NAME_CHARS
+    assert branches["replace_symbol"]["path"]["maxLength"] == NAME_CHARS
+    assert branches["search_files"]["query"]["maxLength"] == NAME_CHARS
+    assert branches["replace_symbol"]["new"]["maxLength"] == MAX_STRING_LENGTH
+    assert branches["write_file"]["content"]["maxLength"] == MAX_STRING_LENGTH
 
 
 class Mode(BaseModel):

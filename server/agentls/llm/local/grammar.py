@@ -113,6 +113,21 @@ def simplify(
     return out
 
 
+#: Arguments that name something (a file, a symbol, a search) rather than hold code or
+#: text: bounded to NAME_CHARS in the grammar. The 1.5B once wrote a whole file into a
+#: `symbol` for four minutes, its output growing until the run's time was up.
+NAME_ARGUMENTS = frozenset(["path", "symbol", "new_name", "query", "name"])
+NAME_CHARS = 200
+
+
+def short_names(args: dict[str, Any]) -> dict[str, Any]:
+    """`args` (a simplified object schema) with its naming arguments bounded to NAME_CHARS."""
+    for name, prop in (args.get("properties") or {}).items():
+        if name in NAME_ARGUMENTS and prop.get("type") == "string" and "enum" not in prop and "const" not in prop:
+            prop["maxLength"] = min(int(prop.get("maxLength", NAME_CHARS)), NAME_CHARS)
+    return args
+
+
 def tool_name(tool: ToolSpec) -> str:
     return str(tool["function"]["name"])
 
@@ -126,7 +141,7 @@ def tool_call_schema(
     branches = []
     for tool in tools:
         params = tool["function"].get("parameters") or {"type": "object", "properties": {}}
-        args = simplify(params, max_string_length=max_string_length)
+        args = short_names(simplify(params, max_string_length=max_string_length))
         if args.get("type") == "object" and "additionalProperties" not in args:
             args["additionalProperties"] = False
         branches.append(

@@ -37,7 +37,7 @@ from agentls.llm.base import Message, ModelError, ModelTurn, ToolCall, ToolSpec,
 from agentls.llm.local import gbnf, model_files, prefix_store
 from agentls.llm.local.fenced import Fenced, fenced_tools
 from agentls.llm.local.fenced import read as read_fenced
-from agentls.llm.local.grammar import SchemaError, required_only, simplify, turn_schema
+from agentls.llm.local.grammar import SchemaError, required_only, short_names, simplify, turn_schema
 from agentls.llm.local.prompt import to_local_messages
 from agentls.llm.local.repetition import looping
 from agentls.llm.local.threads import CoreShare
@@ -353,7 +353,7 @@ class LocalModel:
             return turn_schema(tools, json_schema)
         plain = [t for t in tools or [] if t["function"]["name"] not in fenced]
         calls = turn_schema(plain) if plain else None
-        held = {n: Fenced(f.tool, f.field, simplify(f.arguments)) for n, f in fenced.items()}
+        held = {n: Fenced(f.tool, f.field, short_names(simplify(f.arguments))) for n, f in fenced.items()}
         for f in held.values():
             f.arguments.setdefault("additionalProperties", False)
         return {"gbnf": gbnf.fenced_grammar(calls, held)}
