@@ -95,6 +95,18 @@ def _call(make_ctx: Any, name: str, **raw: Any) -> ToolResult:
             {"symbol": "ratio", "docstring": '"""Return a divided by b."""'},
             SHOP.replace("def ratio(a, b):\n", 'def ratio(a, b):\n    """Return a divided by b."""\n'),
         ),
+        # a name written with its signature and more (the 1.5B's "slugify(title) = …"):
+        # the name it starts with
+        (
+            "replace_symbol",
+            {"symbol": "ratio(a, b) = a / b", "new": "def ratio(a, b):\n    return b and a / b"},
+            SHOP.replace("    return a / b\n", "    return b and a / b\n"),
+        ),
+        (
+            "add_docstring",
+            {"symbol": "def ratio(a, b):", "docstring": "Return a divided by b."},
+            SHOP.replace("def ratio(a, b):\n", 'def ratio(a, b):\n    """Return a divided by b."""\n'),
+        ),
         # a method's docstring, indented to its body
         (
             "add_docstring",
@@ -130,6 +142,7 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
         ("replace_symbol", {"symbol": "nope", "new": "def nope(): pass"}, "it defines: Cart, Cart.__init__"),
         ("insert_symbol", {"new": "def ratio2(a, b:\n    return a"}, "syntax errors"),
         ("add_docstring", {"symbol": "missing", "docstring": "x"}, "no function, method or class"),
+        ("add_docstring", {"symbol": "missing(a) = 1", "docstring": "x"}, "no function, method or class named 'missing(a) = 1'"),
         ("replace_symbol", {"symbol": "Cart", "new": "User"}, "must be the whole new definition"),
         ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
         ("insert_symbol", {"new": "def ratio(a, b):\n    return b / a"}, "already defines ratio; to change it, use replace_symbol"),

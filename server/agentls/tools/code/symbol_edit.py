@@ -8,6 +8,7 @@ Must not know: the agent, LSP, tree-sitter (the analysis layer parses).
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from agentls.analysis.syntax import SymbolSpan, symbol_spans
@@ -43,10 +44,18 @@ def spans(tool: str, rel: str, data: bytes) -> list[SymbolSpan]:
     return found
 
 
+#: A name written with code around it: "def f(x):", "class C:", "f(a, b) = …".
+_WRITTEN_AS_CODE = re.compile(r"^\s*(?:async\s+)?(?:def\s+|class\s+)?([A-Za-z_][\w.]*)\s*[(:=\s]")
+
+
 def find(tool: str, rel: str, data: bytes, name: str) -> SymbolSpan:
-    """The one definition `name` means: its dotted name (`Cart.total`), or a unique last part."""
+    """The one definition `name` means: its dotted name (`Cart.total`), or a unique last
+    part; a name written with its signature or body after it (`f(x) = …`, `def f(x):`)
+    means the name it starts with."""
     all_spans = spans(tool, rel, data)
     wanted = name.strip().removesuffix("()")
+    if not any(s.name == wanted for s in all_spans) and (m := _WRITTEN_AS_CODE.match(wanted)):
+        wanted = m.group(1)  # "def slugify(title):", "slugify(title) = …": the name it starts with
     exact = [s for s in all_spans if s.name == wanted]
     if not exact:
         exact = [s for s in all_spans if s.name.rsplit(".", 1)[-1] == wanted.rsplit(".", 1)[-1]]
