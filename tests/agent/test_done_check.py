@@ -358,6 +358,18 @@ async def test_a_new_test_file_without_a_test_is_not_done(run_agent: RunAgent, w
     assert out.state.status == "failed"
 
 
+async def test_a_new_test_file_that_tests_its_own_copy_of_the_code_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B defined the function under test again in the test file: its tests pass
+    # whatever the workspace's code does
+    goal = "Write a pytest test for main of src/app.py in a new file test_app.py."
+    copy = act("write_file", {"path": "test_app.py", "content": "def main():\n    return 1\n\n\ndef test_main():\n    assert main() == 1\n"})
+    right = act("write_file", {"path": "test_app.py", "content": "from src.app import main\n\n\ndef test_main():\n    assert main() == 1\n"})
+    out = await run_agent([plan("t"), copy, finish("done"), right, finish("done"), plan()], goal=goal, settings=AUTO)
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "test_app.py defines its own main instead of importing it from src/app.py" in nudge
+    assert out.state.status == "completed", out.state.error
+
+
 async def test_a_change_goal_about_a_file_that_does_not_exist_ends_failed(
     run_agent: RunAgent, ws_root: Path
 ) -> None:

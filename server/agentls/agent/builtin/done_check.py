@@ -7,7 +7,8 @@ leaves them. When the goal asks for a change:
   `TEST_REPAIRS` times when the workspace's tests fail, each time with their failures;
 - at the end, `failure()` gives the reason the run must end `failed`: no file changed
   (no proposal applied or pending), none of the files the goal names changed, a new file
-  it asks for not made (or a new test file without a test), a value it asks for ("… to
+  it asks for not made (or a new test file without a test, or one that defines its own
+  copy of the code it tests), a value it asks for ("… to
   60") in none of the lines the run changed, a rename leaving uses of the old name, a
   file it said not to change changed, a name it takes as existing that no file has, a
   changed file that no longer parses — or, when the mode may run processes, the
@@ -114,6 +115,8 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
         undefined = evidence.new_defects(self.run, self.changed())
         if undefined:
             return undefined
+        if (reading.kind == "tests" or reading.also_tests) and (copied := evidence.copied_definitions(self.run, self.changed())):
+            return copied
         if reading.module_doc:
             bare = [f for f in reading.files if f.endswith(".py") and not evidence.module_docstring(evidence.text_now(self.run, f))]
             if bare:

@@ -6,6 +6,7 @@ Must not know: the loop's internals, models, LSP.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
@@ -47,6 +48,33 @@ def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
         if fresh:
             names = ", ".join(f"{name} (line {line + 1})" for line, name in fresh[:5])
             out.append(f"{path} uses {names}, which it neither defines nor imports")
+    return "; ".join(out) or None
+
+
+def copied_definitions(run: RunContext, changed: list[Proposal]) -> str | None:
+    """"test_x.py defines its own f instead of importing it from x.py" when a test file
+    this run changed defines (at its top level) a name the goal names that another file of
+    the workspace defines: the tests would check the copy, not the code."""
+    from agentls.agent.goal import is_test_file
+    from agentls.tools.code.index_access import workspace_index
+
+    named = set(run.reading.names)
+    if not named:
+        return None
+    defs = workspace_index(run.tools).defs_by_name()
+    out = []
+    for path in sorted({c.path for p in changed for c in p.changes if c.new is not None}):
+        if not (is_test_file(path) and path.endswith(".py")):
+            continue
+        try:
+            tree = ast.parse(text_now(run, path))
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in named:
+                elsewhere = sorted({p for p, _ in defs.get(node.name, ()) if p != path and not is_test_file(p)})
+                if elsewhere:
+                    out.append(f"{path} defines its own {node.name} instead of importing it from {elsewhere[0]}, so its tests check that copy, not the workspace's code")
     return "; ".join(out) or None
 
 
