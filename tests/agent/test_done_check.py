@@ -77,6 +77,17 @@ async def test_a_small_model_skips_planning_gets_fewer_tools_and_sees_the_named_
     assert "src/app.py\n  def main()" in text  # the repo map
 
 
+async def test_a_small_model_may_not_write_the_files_the_goal_protects(run_agent: RunAgent, ws_root: Path) -> None:
+    (ws_root / "test_app.py").write_text("from src.app import main\n\n\ndef test_main():\n    assert main() == 2\n")
+    out = await run_agent([finish("ok"), plan()], goal="Fix main in src/app.py so test_app.py passes; the test must stay unchanged.",
+                          settings=AUTO, small=True)  # fmt: skip
+    specs = {s["function"]["name"]: s["function"]["parameters"]["properties"] for s in out.acting()[0].specs}
+    assert specs["edit_file"]["path"]["enum"] == ["src/app.py"]  # test_app.py is not a choice
+    # a goal that protects nothing leaves the path free
+    free = await run_agent([finish("ok"), plan()], goal="Make main in src/app.py return 2", settings=AUTO, small=True)
+    assert "enum" not in {s["function"]["name"]: s for s in free.acting()[0].specs}["edit_file"]["function"]["parameters"]["properties"]["path"]
+
+
 @pytest.mark.parametrize(
     ("goal", "web"),
     [

@@ -24,9 +24,11 @@ from agentls.agent.choices import facts
 from agentls.agent.command import Command
 from agentls.agent.context import RunContext
 from agentls.agent.focus import focus, is_small
+from agentls.agent.goal import is_test_file
 from agentls.agent.guide import Guide, is_guided
 from agentls.agent.prompts import render
 from agentls.llm.base import ToolSpec
+from agentls.tools.code.index_access import workspace_index
 from agentls.tools.permissions import Permission
 
 log = logging.getLogger(__name__)
@@ -98,6 +100,12 @@ SHOWN_WHOLE_BYTES = 2000
 WHOLE_FILE_LINES = 80
 
 
+#: The tools that write a file named by their `path` argument.
+WRITERS = ("edit_file", "replace_symbol", "insert_symbol", "add_docstring", "write_file")
+#: A workspace up to this many analysed files has its writes held away from protected files.
+MAX_HELD_FILES = 40
+
+
 class SmallPolicy(TurnPolicy):
     """A small model: no planning turn (its plans split a fix into read/read/edit tasks
     whose later ones undid it), the goal's tools only, a short prompt. To implement a stub
@@ -140,7 +148,7 @@ class SmallPolicy(TurnPolicy):
         specs = self._unread(super().offered(usable))
         targets = self._targets() if self.run.reading.kind == "implement" else []
         if not targets:
-            return specs
+            return self._unprotected(specs)
         names = [n for n in self.run.reading.names if n not in ("module",)]
         held = {"write_file": {"path": targets}, "replace_symbol": {"path": targets, "symbol": names}}
         return [hold(spec, held.get(spec["function"]["name"], {})) for spec in specs]
@@ -162,6 +170,25 @@ class SmallPolicy(TurnPolicy):
             # Without read_file the 1.5B searched the names it saw, in a cycle, for minutes
             return [s for s in specs if s["function"]["name"] == "finish"]
         return [s for s in specs if s["function"]["name"] != "read_file"]
+
+    def _unprotected(self, specs: list[ToolSpec]) -> list[ToolSpec]:
+        """For a goal that rules files out ("do not change the tests") or fixes code so its
+        tests pass: the writing tools' `path` held to the other files of a small workspace
+        (the 1.5B edited the test it was told to leave, was turned away, and finished)."""
+        reading = self.run.reading
+        if not reading.wants_change or not (reading.protected or reading.kind == "fix_tests"):
+            return specs
+        try:
+            files = sorted(workspace_index(self.run.tools).files)
+        except Exception as exc:  # holding helps; it must never stop a run
+            log.warning("no files to hold the edits to: %s", exc)
+            return specs
+        allowed = [f for f in files if not reading.is_protected(f) and not (reading.kind == "fix_tests" and is_test_file(f))]
+        if not allowed or len(files) > MAX_HELD_FILES:
+            return specs
+        held = {name: {"path": allowed} for name in WRITERS}
+        held["write_file"] = {"path": [*allowed, *reading.new_files]}
+        return [hold(spec, held.get(spec["function"]["name"], {})) for spec in specs]
 
     def _targets(self) -> list[str]:
         """The files to write: the goal's code files, not its tests or descriptions."""
