@@ -174,6 +174,12 @@ def test_successive_edits_build_on_pending_proposals(call, make_ctx, ws_root):
             "runtime",
             "syntax errors",
         ),
+        # a part of a line replaced into a syntax error: the error shows the whole line
+        (
+            {"path": "shop.py", "old": "item.price", "new": "item.price +"},
+            "runtime",
+            "`old` is part of the line 'result += item.price': to change that line, give it whole",
+        ),
     ],
 )
 def test_errors(call, ctx, ws_root, args, etype, fragment):

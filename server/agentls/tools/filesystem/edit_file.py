@@ -67,4 +67,23 @@ class EditFile(ProposingTool):
         note = (
             " (old text matched ignoring indentation/trailing whitespace)" if replaced.fuzzy else ""
         )
-        return propose(ctx, self.name, rel, current.data, replaced.text.encode("utf-8"), note)
+        try:
+            return propose(ctx, self.name, rel, current.data, replaced.text.encode("utf-8"), note)
+        except ToolError as exc:
+            if exc.message.startswith("refused: the change would introduce syntax errors") and (line := _line_of(text, input.old)):
+                # the 1.5B replaced the name `TIMEOUT_SECONDS` by `60`: show it the whole line
+                exc.message += (
+                    f". `old` is part of the line {line!r}: to change that line, give it whole as `old` "
+                    "and the whole new line as `new`"
+                )
+            raise
+
+
+def _line_of(text: str, old: str) -> str | None:
+    """The one line that holds `old` when `old` is a part of a line (not a whole line)."""
+    if not old.strip() or "\n" in old.strip():
+        return None
+    lines = [line for line in text.splitlines() if old in line]
+    if len(lines) != 1 or lines[0].strip() == old.strip():
+        return None
+    return lines[0].strip()
