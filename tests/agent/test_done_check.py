@@ -470,6 +470,17 @@ async def test_a_module_docstring_goal_needs_the_module_docstring(run_agent: Run
     assert (ws_root / "src" / "app.py").read_text().startswith('"""The app."""\n')
 
 
+async def test_a_docstring_goal_needs_the_docstring_not_a_comment(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B, its add_docstring refused, put a comment in the function and finished
+    comment = act("edit_file", {"path": "src/app.py", "old": "    return 1", "new": "    # Return one.\n    return 1"})
+    right = act("add_docstring", {"path": "src/app.py", "symbol": "main", "docstring": "Return one."})
+    out = await run_agent([plan("t"), comment, finish("done"), right, finish("done"), plan()],
+                          goal="main in src/app.py is missing a docstring, could you write one?", settings=AUTO)  # fmt: skip
+    assert "src/app.py: main still has no docstring" in out.acting()[2].messages[-1]["content"]
+    assert out.state.status == "completed", out.state.error
+    assert '"""Return one."""' in (ws_root / "src" / "app.py").read_text()
+
+
 async def test_new_tests_that_never_ran_leave_the_run_unverified(run_agent: RunAgent) -> None:
     test = act("write_file", {"path": "test_app.py", "content": "from src.app import main\n\n\ndef test_main():\n    assert main() == 1\n"})
     out = await run_agent([plan("t"), test, finish("added test_app.py"), plan()],

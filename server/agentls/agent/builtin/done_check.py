@@ -117,6 +117,8 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
             return undefined
         if (reading.kind == "tests" or reading.also_tests) and (copied := evidence.copied_definitions(self.run, self.changed())):
             return copied
+        if reading.kind == "docstring" and not reading.module_doc and (undocumented := evidence.undocumented(self.run, self.changed())):
+            return undocumented
         if reading.module_doc:
             bare = [f for f in reading.files if f.endswith(".py") and not evidence.module_docstring(evidence.text_now(self.run, f))]
             if bare:

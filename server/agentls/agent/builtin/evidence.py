@@ -78,6 +78,57 @@ def copied_definitions(run: RunContext, changed: list[Proposal]) -> str | None:
     return "; ".join(out) or None
 
 
+def undocumented(run: RunContext, changed: list[Proposal]) -> str | None:
+    """For a docstring goal: "bank.py: deposit still has no docstring" when none of the
+    functions or classes the goal names (in the files it names) gained one — every function
+    (and class, when it says so) of those files, for a goal about several ("every function")."""
+    reading = run.reading
+    before: dict[str, bytes | None] = {}
+    for proposal in sorted(changed, key=lambda p: p.created_at):
+        for change in proposal.changes:
+            before.setdefault(change.path, change.old)
+    missing: list[str] = []
+    gained = False
+    for path in reading.files:
+        if not path.endswith(".py"):
+            continue
+        text = text_now(run, path)
+        now = _docstrings(text)
+        was = _docstrings((before[path] or b"").decode("utf-8", "replace")) if path in before else now
+        classes = "class" in reading.words
+        wanted = [n for n in now if n in reading.names or (reading.several and (classes or n not in _classes(text)))]
+        for name in wanted:
+            if now[name]:
+                gained |= not was.get(name, False)
+            else:
+                missing.append(f"{path}: {name}")
+    if reading.several and missing:
+        return f"{', '.join(missing[:5])} still {'has' if len(missing) == 1 else 'have'} no docstring"
+    if missing and not gained:
+        return f"{', '.join(missing[:5])} still {'has' if len(missing) == 1 else 'have'} no docstring (a string as the first statement of its body)"
+    return None
+
+
+def _classes(text: str) -> set[str]:
+    try:
+        return {n.name for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ClassDef)}
+    except (SyntaxError, ValueError):
+        return set()
+
+
+def _docstrings(text: str) -> dict[str, bool]:
+    """Each function and class of a Python text (by its own name) → whether it has a docstring."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    return {
+        node.name: ast.get_docstring(node) is not None
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+
+
 def module_docstring(text: str) -> bool:
     import ast
 
