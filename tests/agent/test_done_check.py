@@ -481,6 +481,17 @@ async def test_a_docstring_goal_needs_the_docstring_not_a_comment(run_agent: Run
     assert '"""Return one."""' in (ws_root / "src" / "app.py").read_text()
 
 
+async def test_a_change_for_some_inputs_that_makes_the_function_constant_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B, asked for None when b is 0, made divide return None for every input
+    (ws_root / "src" / "calc.py").write_text("def divide(a, b):\n    return a / b\n")
+    flat = act("edit_file", {"path": "src/calc.py", "old": "return a / b", "new": "return None"})
+    right = act("edit_file", {"path": "src/calc.py", "old": "return None", "new": "return None if b == 0 else a / b"})
+    out = await run_agent([plan("t"), flat, finish("done"), right, finish("done"), plan()],
+                          goal="divide(5, 0) raises ZeroDivisionError. it should return None instead (src/calc.py)", settings=AUTO)  # fmt: skip
+    assert "divide now gives the same result whatever its arguments" in out.acting()[2].messages[-1]["content"]
+    assert out.state.status == "completed", out.state.error
+
+
 async def test_new_tests_that_never_ran_leave_the_run_unverified(run_agent: RunAgent) -> None:
     test = act("write_file", {"path": "test_app.py", "content": "from src.app import main\n\n\ndef test_main():\n    assert main() == 1\n"})
     out = await run_agent([plan("t"), test, finish("added test_app.py"), plan()],

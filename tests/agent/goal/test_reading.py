@@ -220,6 +220,19 @@ def test_a_job_the_tests_decide_knows_its_test_files() -> None:
     assert read("Set VAT_RATE to 0.21").tests == []
 
 
+@pytest.mark.parametrize(
+    ("goal", "conditional"),
+    [
+        ("shorten should return an empty string when given None", True),
+        ("vat(0) crashes, it should give 0 then", True),  # a call with literal arguments: the failing case
+        ("Add a net_price(gross) helper to shop/tax.py", False),  # a signature, not a case
+        ("Set VAT_RATE to 0.21", False),
+    ],
+)
+def test_a_goal_about_some_inputs_only_is_conditional(goal: str, conditional: bool) -> None:
+    assert read(goal).conditional is conditional
+
+
 def test_a_goal_that_shows_neither_a_change_nor_a_look_is_not_clear() -> None:
     reading = read("shop/cart.py")
     assert not reading.clear and reading.kind == "answer"

@@ -35,7 +35,7 @@ from agentls.workspace import Workspace  # noqa: E402
 
 #: What a paraphrase must share with its task's goal to be read the same.
 COMPARED = ("kind", "files", "new_files", "missing_files", "presumed", "values", "rename", "protected", "tests_matter", "module_doc", "also_tests")
-SHOWN = (*COMPARED, "describes", "specs", "tests")
+SHOWN = (*COMPARED, "describes", "conditional", "specs", "tests")
 
 
 def reading_of(task: Task, goal: str, root: Path) -> dict[str, Any]:

@@ -8,7 +8,9 @@ leaves them. When the goal asks for a change:
 - at the end, `failure()` gives the reason the run must end `failed`: no file changed
   (no proposal applied or pending), none of the files the goal names changed, a new file
   it asks for not made (or a new test file without a test, or one that defines its own
-  copy of the code it tests), a value it asks for ("… to
+  copy of the code it tests), a docstring goal's function still without one, a change
+  for some inputs only ("… when b is 0") that made a function return a constant for
+  all of them, a value it asks for ("… to
   60") in none of the lines the run changed, a rename leaving uses of the old name, a
   file it said not to change changed, a name it takes as existing that no file has, a
   changed file that no longer parses — or, when the mode may run processes, the
@@ -117,6 +119,8 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
             return undefined
         if (reading.kind == "tests" or reading.also_tests) and (copied := evidence.copied_definitions(self.run, self.changed())):
             return copied
+        if reading.conditional and reading.kind in ("change", "fix_tests") and (flat := evidence.flattened(self.run, self.changed())):
+            return flat
         if reading.kind == "docstring" and not reading.module_doc and (undocumented := evidence.undocumented(self.run, self.changed())):
             return undocumented
         if reading.module_doc:

@@ -109,6 +109,40 @@ def undocumented(run: RunContext, changed: list[Proposal]) -> str | None:
     return None
 
 
+def flattened(run: RunContext, changed: list[Proposal]) -> str | None:
+    """"divide now returns None whatever its arguments" when a change turned a function
+    that computed what it returned into one that only returns constants (or only raises):
+    for a goal about some inputs only, the other inputs lost what the code did."""
+    before: dict[str, bytes | None] = {}
+    for proposal in sorted(changed, key=lambda p: p.created_at):
+        for change in proposal.changes:
+            before.setdefault(change.path, change.old)
+    out = []
+    for path, old in sorted(before.items()):
+        if old is None or not path.endswith(".py"):
+            continue
+        was, now = _returns(old.decode("utf-8", "replace")), _returns(text_now(run, path))
+        for name, computed in was.items():
+            if computed and name in now and not now[name]:
+                out.append(f"{path}: {name} now gives the same result whatever its arguments (it no longer computes what it returned); change only the case the goal names and keep the rest")
+    return "; ".join(out[:3]) or None
+
+
+def _returns(text: str) -> dict[str, bool]:
+    """Each function of a Python text → whether one of its returns computes something (not
+    a constant, not bare)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            returns = [r for r in ast.walk(node) if isinstance(r, ast.Return)]
+            out[node.name] = any(r.value is not None and not isinstance(r.value, ast.Constant) for r in returns)
+    return out
+
+
 def _classes(text: str) -> set[str]:
     try:
         return {n.name for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ClassDef)}

@@ -59,6 +59,9 @@ _REMOVE_PHRASES = ("get rid of", "comment out", "take out", "pull out")
 _SIGNATURE_WORDS = frozenset(["parameter", "parameters", "argument", "arguments", "default", "defaults", "signature"])
 _DESCRIBES = re.compile(r"\b(?:explain|explanation|describe|description|summar(?:y|ies|ize|ise)|overview|outline|walk me through|what (?:[\w./-]+ ){0,4}(?:does|do|is for|are for))\b", _ANY)
 _SEVERAL = re.compile(r"\b(?:every|all|each|everywhere|throughout)\b", _ANY)
+#: "when b is 0", "if the list is empty", "on an empty list", "unless …": the change holds
+#: for some inputs only.
+_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|in case|otherwise|on (?:an? |the )?(?:empty|zero|none|null|negative|missing|invalid)|for (?:an? )?(?:empty|zero|negative|missing|invalid))\b", _ANY)
 _TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|conftest\.py)$|(?:^|/)tests?/")
 _SPEC_DIRS = (".docs/", "docs/")
 
@@ -93,6 +96,9 @@ class GoalReading:
     signature: bool = False
     #: several places to change ("every function"): a guided run does not end after one
     several: bool = False
+    #: the change is for some inputs only ("… when b is 0", "divide(5, 0) raises"): the
+    #: other inputs must keep what the code does
+    conditional: bool = False
     #: whether the workspace's tests decide the job (they fail now, or must pass)
     tests_matter: bool = False
     #: it also asks for tests beside its main job ("… and a test for it")
@@ -137,6 +143,8 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     out.signatures = dict(found.calls)
     out.protected = list(dict.fromkeys(intent.protected))
     out.several = bool(_SEVERAL.search(goal))
+    # a call written with its arguments ("divide(5, 0) raises …") names the case that fails
+    out.conditional = bool(_CONDITION.search(goal)) or any(re.search(r"\d|['\"\[\]{}]", a) for a in found.calls.values())
     words = {t.low for t in toks if t.kind == "word"}
     if any(is_test_file(t.text) for t in toks if t.kind == "file"):
         words.add("test")  # "test_app.py is failing" is about tests
