@@ -6,15 +6,22 @@ tools and is shown the files its goal names."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from agentls.agent.agent import RunSettings
+from agentls.tools.sandbox import bubblewrap_status
 
 from .conftest import RunAgent, act, finish, plan
 
 AUTO = RunSettings(approval="auto")
+#: Tests that run the workspace's tests need the bubblewrap sandbox.
+NEEDS_SANDBOX = pytest.mark.skipif(
+    shutil.which("bwrap") is None or bubblewrap_status()[0] is None,
+    reason="needs the bubblewrap sandbox to run the workspace's tests: " + bubblewrap_status()[1],
+)
 
 
 async def test_a_change_goal_that_changed_nothing_ends_failed(run_agent: RunAgent, ws_root: Path) -> None:
@@ -130,12 +137,7 @@ async def test_a_change_to_another_file_than_the_one_named_is_not_done(run_agent
     assert "Not finished" in nudge and "src/app.py" in nudge
 
 
-@pytest.mark.skipif(
-    __import__("shutil").which("bwrap") is None
-    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
-    reason="needs the bubblewrap sandbox to run the workspace's tests: "
-    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
-)
+@NEEDS_SANDBOX
 @pytest.mark.parametrize(("new", "status"), [("return 3", "failed"), ("return 2", "completed")])
 async def test_in_full_mode_the_workspace_tests_must_pass(
     run_agent: RunAgent, ws_root: Path, new: str, status: str
@@ -164,12 +166,7 @@ async def test_in_full_mode_the_workspace_tests_must_pass(
     assert sum("Not finished: the code still fails its checks" in t for t in told) == 3
 
 
-@pytest.mark.skipif(
-    __import__("shutil").which("bwrap") is None
-    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
-    reason="needs the bubblewrap sandbox to run the workspace's tests: "
-    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
-)
+@NEEDS_SANDBOX
 async def test_once_the_goals_tests_pass_the_run_ends_and_later_tasks_are_skipped(
     run_agent: RunAgent, ws_root: Path
 ) -> None:
@@ -187,12 +184,7 @@ async def test_once_the_goals_tests_pass_the_run_ends_and_later_tasks_are_skippe
     assert (ws_root / "src" / "app.py").read_text() == "def main():\n    return 2\n"
 
 
-@pytest.mark.skipif(
-    __import__("shutil").which("bwrap") is None
-    or __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[0] is None,
-    reason="needs the bubblewrap sandbox to run the workspace's tests: "
-    + __import__("agentls.tools.sandbox", fromlist=["x"]).bubblewrap_status()[1],
-)
+@NEEDS_SANDBOX
 async def test_the_report_quotes_the_tests_as_the_files_are_left_not_as_they_were_found(
     run_agent: RunAgent, ws_root: Path
 ) -> None:

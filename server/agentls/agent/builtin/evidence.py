@@ -24,16 +24,23 @@ def has_test(text: str) -> bool:
     return bool(TEST_DEF.search(text) and CHECKS.search(text))
 
 
+def originals(changed: list[Proposal]) -> dict[str, bytes | None]:
+    """Each file the run's proposals change → its bytes before the first of them (None:
+    the run made it)."""
+    before: dict[str, bytes | None] = {}
+    for proposal in sorted(changed, key=lambda p: p.created_at):
+        for change in proposal.changes:
+            before.setdefault(change.path, change.old)
+    return before
+
+
 def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
     """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
     run's changes left undefined (names undefined before the run are not its doing), and
     "x.py imports itself" for a self-import the run brought in."""
     from agentls.analysis.syntax import self_imports, undefined_names
 
-    before: dict[str, bytes | None] = {}
-    for proposal in sorted(changed, key=lambda p: p.created_at):
-        for change in proposal.changes:
-            before.setdefault(change.path, change.old)
+    before = originals(changed)
     out = []
     for path, old in sorted(before.items()):
         data = text_now(run, path).encode("utf-8")
@@ -83,10 +90,7 @@ def undocumented(run: RunContext, changed: list[Proposal]) -> str | None:
     functions or classes the goal names (in the files it names) gained one — every function
     (and class, when it says so) of those files, for a goal about several ("every function")."""
     reading = run.reading
-    before: dict[str, bytes | None] = {}
-    for proposal in sorted(changed, key=lambda p: p.created_at):
-        for change in proposal.changes:
-            before.setdefault(change.path, change.old)
+    before = originals(changed)
     missing: list[str] = []
     gained = False
     for path in reading.files:
@@ -113,10 +117,7 @@ def flattened(run: RunContext, changed: list[Proposal]) -> str | None:
     """"divide now returns None whatever its arguments" when a change turned a function
     that computed what it returned into one that only returns constants (or only raises):
     for a goal about some inputs only, the other inputs lost what the code did."""
-    before: dict[str, bytes | None] = {}
-    for proposal in sorted(changed, key=lambda p: p.created_at):
-        for change in proposal.changes:
-            before.setdefault(change.path, change.old)
+    before = originals(changed)
     out = []
     for path, old in sorted(before.items()):
         if old is None or not path.endswith(".py"):
