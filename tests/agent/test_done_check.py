@@ -95,6 +95,24 @@ async def test_a_small_model_may_not_write_the_files_the_goal_protects(run_agent
     assert "enum" not in {s["function"]["name"]: s for s in free.acting()[0].specs}["edit_file"]["function"]["parameters"]["properties"]["path"]
 
 
+async def test_after_a_refused_edit_a_small_model_edits_a_whole_line(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B replaced the name TIMEOUT_SECONDS by 60 (refused: no longer parses), then
+    # guessed fragments; its next edit_file is held to the file's lines and their stems
+    (ws_root / "src" / "config.py").write_text("HOST = 'x'\nTIMEOUT_SECONDS = 30\n")
+    fragment = act("edit_file", {"path": "src/config.py", "old": "TIMEOUT_SECONDS", "new": "60"})
+    line = act("edit_file", {"path": "src/config.py", "old": "TIMEOUT_SECONDS = 30", "new": "TIMEOUT_SECONDS = 60"})
+    out = await run_agent([fragment, line, finish("done"), plan()], goal="Change TIMEOUT_SECONDS in src/config.py to 60.",
+                          settings=AUTO, small=True)  # fmt: skip
+    first, second = (t.specs for t in out.acting()[:2])
+    edit = {s["function"]["name"]: s for s in first}["edit_file"]["function"]["parameters"]
+    assert "anyOf" not in edit  # free until an edit is refused
+    held = {s["function"]["name"]: s for s in second}["edit_file"]["function"]["parameters"]
+    olds = [b["properties"]["old"]["const"] for b in held["anyOf"]]
+    assert olds[0] == "TIMEOUT_SECONDS = 30"
+    assert out.state.status == "completed", out.state.error
+    assert "TIMEOUT_SECONDS = 60" in (ws_root / "src" / "config.py").read_text()
+
+
 @pytest.mark.parametrize(
     ("goal", "web"),
     [

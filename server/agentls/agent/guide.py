@@ -143,14 +143,15 @@ class Guide:
         out: list[ToolSpec] = []
         tool = self.job.tool
         if tool is not None and tool in by_name and not self.impossible():
-            out.append(self._held(by_name[tool]))
+            out.append(self.held(by_name[tool]))
             if 0 < self.failures < MAX_ATTEMPTS and not self.succeeded:
                 return out  # another attempt at the job before `finish` is offered again
         if "finish" in by_name:
             out.append(by_name["finish"])
         return out or specs
 
-    def _held(self, spec: ToolSpec) -> ToolSpec:
+    def held(self, spec: ToolSpec) -> ToolSpec:
+        """`spec` with its arguments held to what the workspace has (see _choices)."""
         tool = spec["function"]["name"]
         try:
             enums, extras, branches = self._choices(tool)

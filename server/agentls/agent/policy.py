@@ -114,6 +114,8 @@ class SmallPolicy(TurnPolicy):
 
     name = "small"
     plans = False
+    #: an edit_file call of this run was refused or failed
+    _edit_refused = False
     lists_unavailable = False
     max_tries = 4
 
@@ -144,11 +146,15 @@ class SmallPolicy(TurnPolicy):
                 return chosen  # the writer first: small models lean to the first tool listed
         return focus(usable, reading)
 
+    def called(self, tool: str, ok: bool) -> None:
+        if tool == "edit_file" and not ok:
+            self._edit_refused = True
+
     def offered(self, usable: list[Command]) -> list[ToolSpec]:
         specs = self._unread(super().offered(usable))
         targets = self._targets() if self.run.reading.kind == "implement" else []
         if not targets:
-            return self._unprotected(specs)
+            return self._lines_after_refusal(self._unprotected(specs))
         names = [n for n in self.run.reading.names if n not in ("module",)]
         held = {"write_file": {"path": targets}, "replace_symbol": {"path": targets, "symbol": names}}
         return [hold(spec, held.get(spec["function"]["name"], {})) for spec in specs]
@@ -170,6 +176,16 @@ class SmallPolicy(TurnPolicy):
             # Without read_file the 1.5B searched the names it saw, in a cycle, for minutes
             return [s for s in specs if s["function"]["name"] == "finish"]
         return [s for s in specs if s["function"]["name"] != "read_file"]
+
+    def _lines_after_refusal(self, specs: list[ToolSpec]) -> list[ToolSpec]:
+        """After an edit_file call was refused or failed, edit_file as the guided turns
+        offer it: `old` one of the named files' lines (those the goal points at first),
+        `new` starting with that line's stem. The 1.5B, told its `TIMEOUT_SECONDS` → `60`
+        would not parse, went on guessing fragments until it gave up."""
+        if not self._edit_refused or self.run.reading.kind not in ("change", "remove", "fix_tests"):
+            return specs
+        guide = Guide(self.run)
+        return [guide.held(s) if s["function"]["name"] == "edit_file" else s for s in specs]
 
     def _unprotected(self, specs: list[ToolSpec]) -> list[ToolSpec]:
         """For a goal that rules files out ("do not change the tests") or fixes code so its
