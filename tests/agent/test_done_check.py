@@ -391,6 +391,17 @@ async def test_a_new_test_file_that_tests_its_own_copy_of_the_code_is_not_done(r
     assert out.state.status == "completed", out.state.error
 
 
+async def test_a_test_file_importing_a_name_its_module_lacks_is_not_done(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B imported `not_palindrome` beside `is_palindrome`: the tests cannot even load
+    goal = "Write a pytest test for main of src/app.py in a new file test_app.py."
+    wrong = act("write_file", {"path": "test_app.py", "content": "from src.app import main, not_main\n\n\ndef test_main():\n    assert main() == 1\n"})
+    fix = act("edit_file", {"path": "test_app.py", "old": "from src.app import main, not_main", "new": "from src.app import main"})
+    out = await run_agent([plan("t"), wrong, finish("done"), fix, finish("done"), plan()], goal=goal, settings=AUTO)
+    nudge = out.acting()[2].messages[-1]["content"]
+    assert "test_app.py imports not_main from src/app.py, which src/app.py does not define" in nudge
+    assert out.state.status == "completed", out.state.error
+
+
 async def test_a_change_goal_about_a_file_that_does_not_exist_ends_failed(
     run_agent: RunAgent, ws_root: Path
 ) -> None:

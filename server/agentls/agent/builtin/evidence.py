@@ -36,8 +36,9 @@ def originals(changed: list[Proposal]) -> dict[str, bytes | None]:
 
 def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
     """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
-    run's changes left undefined (names undefined before the run are not its doing), and
-    "x.py imports itself" for a self-import the run brought in."""
+    run's changes left undefined (names undefined before the run are not its doing), "x.py
+    imports itself" for a self-import the run brought in, and "x.py imports f from m.py,
+    which m.py does not define" for a workspace module's name that is not there."""
     from agentls.analysis.syntax import self_imports, undefined_names
 
     before = originals(changed)
@@ -47,6 +48,9 @@ def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
         lines = self_imports(path, data)
         if lines and (old is None or not self_imports(path, old)):
             out.append(f"{path} imports itself (line {lines[0] + 1}): use the names it defines directly")
+        missing = [m for m in _missing_imports(run, path, data) if old is None or m not in _missing_imports(run, path, old)]
+        if missing:
+            out.append("; ".join(f"{path} imports {name} from {module}, which {module} does not define" for name, module in missing[:3]))
         now = undefined_names(path, data)
         if not now:
             continue
@@ -56,6 +60,48 @@ def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
             names = ", ".join(f"{name} (line {line + 1})" for line, name in fresh[:5])
             out.append(f"{path} uses {names}, which it neither defines nor imports")
     return "; ".join(out) or None
+
+
+def _missing_imports(run: RunContext, path: str, data: bytes) -> list[tuple[str, str]]:
+    """(name, module file) for each `from m import name` of a Python file whose module `m`
+    is a file of the workspace (beside the root, or beside the file) that does not define
+    `name` at its top level (nor import it, nor hold a sub-module of that name)."""
+    if not path.endswith(".py"):
+        return []
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return []
+    out = []
+    here = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        base = node.module.replace(".", "/")
+        module = next((m for m in (f"{base}.py", f"{here}{base}.py") if m != path and on_disk(run, m)), None)
+        if module is None:
+            continue
+        defined = _top_level_names(text_now(run, module))
+        if defined is None:
+            continue
+        out += [(a.name, module) for a in node.names if a.name != "*" and a.name not in defined]
+    return out
+
+
+def _top_level_names(text: str) -> set[str] | None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        else:
+            names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names
 
 
 def copied_definitions(run: RunContext, changed: list[Proposal]) -> str | None:
