@@ -211,3 +211,15 @@ def test_the_rest_of_the_line_new_already_ends_with_is_not_doubled(
     from agentls.tools.filesystem.matching import replace_unique
 
     assert replace_unique(text, old, new, "f.py").text == expected
+
+
+def test_a_line_removed_without_its_indentation_goes_whole(call, ctx, ws_root):
+    # the 1.5B removed `print(...)\n` and left its indentation to join the next line
+    # (refused as an IndentationError); the line goes, indentation and all
+    (ws_root / "pipe.py").write_text("def process(items):\n    print('DEBUG', items)\n    return items\n")
+    out = _edit(call, ctx, "print('DEBUG', items)\n", "", path="pipe.py")
+    assert out.ok, out.error
+    assert (ws_root / "pipe.py").read_text() == "def process(items):\n    return items\n"
+    # a line given twice over is still ambiguous: nothing is guessed
+    again = _edit(call, ctx, "result = 0\n", "")
+    assert not again.ok
