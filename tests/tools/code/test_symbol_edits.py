@@ -144,6 +144,8 @@ def test_an_existing_docstring_is_replaced_and_typescript_gets_jsdoc(make_ctx: A
         ("add_docstring", {"symbol": "missing", "docstring": "x"}, "no function, method or class"),
         ("add_docstring", {"symbol": "missing(a) = 1", "docstring": "x"}, "no function, method or class named 'missing(a) = 1'"),
         ("replace_symbol", {"symbol": "Cart", "new": "User"}, "must be the whole new definition"),
+        # the 1.5B put a test file's text in place of the function it was to fix
+        ("replace_symbol", {"symbol": "ratio", "new": "def test_ratio():\n    assert ratio(4, 2) == 2"}, "`new` must define ratio (the definition it replaces), but it defines test_ratio"),
         ("insert_symbol", {"after": "ghost", "new": "def f(): pass"}, "named 'ghost'"),
         ("insert_symbol", {"new": "def ratio(a, b):\n    return b / a"}, "already defines ratio; to change it, use replace_symbol"),
         # the 0.5B inserted the bare name "subtract", and it was applied

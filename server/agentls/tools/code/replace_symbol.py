@@ -44,7 +44,19 @@ class ReplaceSymbol(ProposingTool):
         rel, data, _text = source(ctx, self.name, input.path)
         span = find(self.name, rel, data, input.symbol)
         new_text = input.new.strip("\n")
-        if not symbol_spans(rel, reindent(new_text, "").encode("utf-8")):
+        defined = symbol_spans(rel, reindent(new_text, "").encode("utf-8"))
+        short = span.name.rsplit(".", 1)[-1]
+        if defined and short not in {d.name.rsplit(".", 1)[-1] for d in defined}:
+            # the 1.5B once put the test file's text in place of the function it was to fix
+            names = ", ".join(dict.fromkeys(d.name for d in defined))
+            raise ToolError(
+                "runtime",
+                f"refused: `new` must define {short} (the definition it replaces), but it defines {names}; "
+                "no proposal was made",
+                self.name,
+                path=rel,
+            )
+        if not defined:
             raise ToolError(
                 "runtime",
                 f"refused: `new` must be the whole new definition (its def/class/function "
