@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentls.agent.actions import ActionFailure, ParsedCall
-from agentls.agent.builtin import evidence, examples
+from agentls.agent.builtin import evidence, examples, python_checks
 from agentls.agent.context import RunContext
 from agentls.agent.goal import is_test_file
 from agentls.agent.outcomes import CallRejected
@@ -114,15 +114,17 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
         touched = sorted(p for p in changed if reading.is_protected(p))
         if touched:
             return f"the goal says not to change {', '.join(touched)}, but this run changed it"
-        undefined = evidence.new_defects(self.run, self.changed())
-        if undefined:
-            return undefined
-        if (reading.kind == "tests" or reading.also_tests) and (copied := evidence.copied_definitions(self.run, self.changed())):
-            return copied
-        if reading.conditional and reading.kind in ("change", "fix_tests") and (flat := evidence.flattened(self.run, self.changed())):
-            return flat
-        if reading.kind == "docstring" and not reading.module_doc and (undocumented := evidence.undocumented(self.run, self.changed())):
-            return undocumented
+        proposals = self.changed()
+        checks = [evidence.new_defects, python_checks.missing_imports]
+        if reading.kind == "tests" or reading.also_tests:
+            checks.append(python_checks.copied_definitions)
+        if reading.conditional and reading.kind in ("change", "fix_tests"):
+            checks.append(python_checks.flattened)
+        if reading.kind == "docstring" and not reading.module_doc:
+            checks.append(python_checks.undocumented)
+        for check in checks:
+            if (wrong := check(self.run, proposals)) is not None:
+                return wrong
         if reading.module_doc:
             bare = [f for f in reading.files if f.endswith(".py") and not evidence.module_docstring(evidence.text_now(self.run, f))]
             if bare:

@@ -6,7 +6,6 @@ Must not know: the loop's internals, models, LSP.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 
@@ -36,9 +35,8 @@ def originals(changed: list[Proposal]) -> dict[str, bytes | None]:
 
 def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
     """"x.py uses is_palindrome (line 5), which it neither defines nor imports" for names the
-    run's changes left undefined (names undefined before the run are not its doing), "x.py
-    imports itself" for a self-import the run brought in, and "x.py imports f from m.py,
-    which m.py does not define" for a workspace module's name that is not there."""
+    run's changes left undefined (names undefined before the run are not its doing), and
+    "x.py imports itself" for a self-import the run brought in."""
     from agentls.analysis.syntax import self_imports, undefined_names
 
     before = originals(changed)
@@ -48,9 +46,6 @@ def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
         lines = self_imports(path, data)
         if lines and (old is None or not self_imports(path, old)):
             out.append(f"{path} imports itself (line {lines[0] + 1}): use the names it defines directly")
-        missing = [m for m in _missing_imports(run, path, data) if old is None or m not in _missing_imports(run, path, old)]
-        if missing:
-            out.append("; ".join(f"{path} imports {name} from {module}, which {module} does not define" for name, module in missing[:3]))
         now = undefined_names(path, data)
         if not now:
             continue
@@ -60,154 +55,6 @@ def new_defects(run: RunContext, changed: list[Proposal]) -> str | None:
             names = ", ".join(f"{name} (line {line + 1})" for line, name in fresh[:5])
             out.append(f"{path} uses {names}, which it neither defines nor imports")
     return "; ".join(out) or None
-
-
-def _missing_imports(run: RunContext, path: str, data: bytes) -> list[tuple[str, str]]:
-    """(name, module file) for each `from m import name` of a Python file whose module `m`
-    is a file of the workspace (beside the root, or beside the file) that does not define
-    `name` at its top level (nor import it, nor hold a sub-module of that name)."""
-    if not path.endswith(".py"):
-        return []
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        return []
-    out = []
-    here = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-    for node in tree.body:
-        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
-            continue
-        base = node.module.replace(".", "/")
-        module = next((m for m in (f"{base}.py", f"{here}{base}.py") if m != path and on_disk(run, m)), None)
-        if module is None:
-            continue
-        defined = _top_level_names(text_now(run, module))
-        if defined is None:
-            continue
-        out += [(a.name, module) for a in node.names if a.name != "*" and a.name not in defined]
-    return out
-
-
-def _top_level_names(text: str) -> set[str] | None:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        else:
-            names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return names
-
-
-def copied_definitions(run: RunContext, changed: list[Proposal]) -> str | None:
-    """"test_x.py defines its own f instead of importing it from x.py" when a test file
-    this run changed defines (at its top level) a name the goal names that another file of
-    the workspace defines: the tests would check the copy, not the code."""
-    from agentls.agent.goal import is_test_file
-    from agentls.tools.code.index_access import workspace_index
-
-    named = set(run.reading.names)
-    if not named:
-        return None
-    defs = workspace_index(run.tools).defs_by_name()
-    out = []
-    for path in sorted({c.path for p in changed for c in p.changes if c.new is not None}):
-        if not (is_test_file(path) and path.endswith(".py")):
-            continue
-        try:
-            tree = ast.parse(text_now(run, path))
-        except (SyntaxError, ValueError):
-            continue
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in named:
-                elsewhere = sorted({p for p, _ in defs.get(node.name, ()) if p != path and not is_test_file(p)})
-                if elsewhere:
-                    out.append(f"{path} defines its own {node.name} instead of importing it from {elsewhere[0]}, so its tests check that copy, not the workspace's code")
-    return "; ".join(out) or None
-
-
-def undocumented(run: RunContext, changed: list[Proposal]) -> str | None:
-    """For a docstring goal: "bank.py: deposit still has no docstring" when none of the
-    functions or classes the goal names (in the files it names) gained one — every function
-    (and class, when it says so) of those files, for a goal about several ("every function")."""
-    reading = run.reading
-    before = originals(changed)
-    missing: list[str] = []
-    gained = False
-    for path in reading.files:
-        if not path.endswith(".py"):
-            continue
-        text = text_now(run, path)
-        now = _docstrings(text)
-        was = _docstrings((before[path] or b"").decode("utf-8", "replace")) if path in before else now
-        classes = "class" in reading.words
-        wanted = [n for n in now if n in reading.names or (reading.several and (classes or n not in _classes(text)))]
-        for name in wanted:
-            if now[name]:
-                gained |= not was.get(name, False)
-            else:
-                missing.append(f"{path}: {name}")
-    if reading.several and missing:
-        return f"{', '.join(missing[:5])} still {'has' if len(missing) == 1 else 'have'} no docstring"
-    if missing and not gained:
-        return f"{', '.join(missing[:5])} still {'has' if len(missing) == 1 else 'have'} no docstring (a string as the first statement of its body)"
-    return None
-
-
-def flattened(run: RunContext, changed: list[Proposal]) -> str | None:
-    """"divide now returns None whatever its arguments" when a change turned a function
-    that computed what it returned into one that only returns constants (or only raises):
-    for a goal about some inputs only, the other inputs lost what the code did."""
-    before = originals(changed)
-    out = []
-    for path, old in sorted(before.items()):
-        if old is None or not path.endswith(".py"):
-            continue
-        was, now = _returns(old.decode("utf-8", "replace")), _returns(text_now(run, path))
-        for name, computed in was.items():
-            if computed and name in now and not now[name]:
-                out.append(f"{path}: {name} now gives the same result whatever its arguments (it no longer computes what it returned); change only the case the goal names and keep the rest")
-    return "; ".join(out[:3]) or None
-
-
-def _returns(text: str) -> dict[str, bool]:
-    """Each function of a Python text → whether one of its returns computes something (not
-    a constant, not bare)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return {}
-    out: dict[str, bool] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            returns = [r for r in ast.walk(node) if isinstance(r, ast.Return)]
-            out[node.name] = any(r.value is not None and not isinstance(r.value, ast.Constant) for r in returns)
-    return out
-
-
-def _classes(text: str) -> set[str]:
-    try:
-        return {n.name for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ClassDef)}
-    except (SyntaxError, ValueError):
-        return set()
-
-
-def _docstrings(text: str) -> dict[str, bool]:
-    """Each function and class of a Python text (by its own name) → whether it has a docstring."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return {}
-    return {
-        node.name: ast.get_docstring(node) is not None
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-    }
 
 
 def module_docstring(text: str) -> bool:
