@@ -91,9 +91,8 @@ def read_intent(goal: str, names: set[str], at: set[int] | None = None) -> Inten
     taken for verbs: "the add function") — or, given `at`, only those starting at these
     offsets of the goal ("pls add a docstring to add": the first add is a verb)."""
     out = Intent()
-    goal = _TYPE_VERB.sub(
-        lambda m: " " * len(m.group(0)), goal
-    )  # "type-hint x": the verb is hint (offsets kept)
+    # "type-hint x": the verb is hint; blanked, not cut, so the offsets in `at` still hold
+    goal = _TYPE_VERB.sub(lambda m: " " * len(m.group(0)), goal)
     if ONLY_LOOK.search(goal):
         out.read_only = True
     for pattern in (_LEAVE, _STAYS, _NOT_THAT):
