@@ -155,11 +155,16 @@ class SymbolSpan:
 
 
 SPAN_KINDS = ("function", "method", "class", "interface", "enum")
+#: What `symbol_spans(..., assignments=True)` adds: a variable or constant bound outside
+#: any function or class (`TIMEOUT = 30`), the whole statement.
+ASSIGNMENT_KINDS = ("variable", "constant")
 
 
-def symbol_spans(path: str, data: bytes) -> list[SymbolSpan] | None:
+def symbol_spans(path: str, data: bytes, assignments: bool = False) -> list[SymbolSpan] | None:
     """The definitions of `data` parsed as `path`, in source order; None when the language
-    is not analysed. Read from the text given (e.g. with pending edits), not the index."""
+    is not analysed. Read from the text given (e.g. with pending edits), not the index.
+    With `assignments`, also the module's own assignments that start their line with the
+    name they bind (not `Z` of `Y = Z = 4`, `B` of `A, B = …` or a `for` loop's name)."""
     from agentls.analysis.grammar import parse_file
 
     parsed = parse_file(path, data)
@@ -168,7 +173,11 @@ def symbol_spans(path: str, data: bytes) -> list[SymbolSpan] | None:
     fi = parsed[0]
     out: list[SymbolSpan] = []
     for sym in fi.symbols:
-        if sym.kind not in SPAN_KINDS:
+        if sym.kind not in SPAN_KINDS and not (
+            assignments and sym.kind in ASSIGNMENT_KINDS and sym.parent < 0
+            and not data[data.rfind(b"\n", 0, sym.start) + 1 : sym.start].strip()
+            and data.startswith(sym.name.encode(), sym.start)  # not `for x in …`
+        ):
             continue
         names, parent = [sym.name], sym.parent
         while parent >= 0:

@@ -190,3 +190,54 @@ def test_the_module_docstring(make_ctx: Any, ws: Path, before: str, symbol: str,
     result = _call(make_ctx, "add_docstring", path="mod.py", symbol=symbol, docstring="Helpers.")
     assert result.ok, result.error
     assert (ws / "mod.py").read_text() == after
+
+
+CONFIG = '''\
+"""Settings."""
+
+TIMEOUT_SECONDS = 30
+RETRIES: int = 3
+A, B = 1, 2
+
+
+def timeout():
+    LOCAL = 5
+    return TIMEOUT_SECONDS + LOCAL
+'''
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        # the 1.5B asked to change a module constant calls replace_symbol with its name
+        ({"symbol": "TIMEOUT_SECONDS", "new": "TIMEOUT_SECONDS = 60"}, CONFIG.replace("= 30", "= 60")),
+        # a bare value keeps the statement's left-hand side (its annotation too)
+        ({"symbol": "TIMEOUT_SECONDS", "new": "60"}, CONFIG.replace("= 30", "= 60")),
+        ({"symbol": "RETRIES", "new": "5"}, CONFIG.replace("RETRIES: int = 3", "RETRIES: int = 5")),
+        # the name written with its old line, as the model did with functions' signatures
+        ({"symbol": "TIMEOUT_SECONDS = 30", "new": "TIMEOUT_SECONDS = 90"}, CONFIG.replace("= 30", "= 90")),
+    ],
+)
+def test_a_module_variable_is_replaced_by_its_new_assignment(make_ctx: Any, ws: Path, args: dict[str, Any], expected: str) -> None:
+    (ws / "config.py").write_text(CONFIG)
+    result = _call(make_ctx, "replace_symbol", path="config.py", **args)
+    assert result.ok, result.error
+    assert (ws / "config.py").read_text() == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        # another name bound in its place is not the variable's new value
+        ({"symbol": "TIMEOUT_SECONDS", "new": "LIMIT = 60"}, "`new` must define TIMEOUT_SECONDS"),
+        # a function's local variable, and a name bound second in a tuple, are not found
+        ({"symbol": "LOCAL", "new": "LOCAL = 6"}, "no function, method, class or module variable named 'LOCAL'"),
+        ({"symbol": "B", "new": "B = 3"}, "named 'B'"),
+        ({"symbol": "TIMEOUT_SECONDS", "new": "= 60"}, "syntax"),
+    ],
+)
+def test_a_module_variable_edit_refused(make_ctx: Any, ws: Path, args: dict[str, Any], error: str) -> None:
+    (ws / "config.py").write_text(CONFIG)
+    result = _call(make_ctx, "replace_symbol", path="config.py", **args)
+    assert not result.ok and error in result.error["message"], result.error
+    assert (ws / "config.py").read_text() == CONFIG

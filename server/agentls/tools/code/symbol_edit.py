@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from agentls.analysis.syntax import SymbolSpan, symbol_spans
+from agentls.analysis.syntax import ASSIGNMENT_KINDS, SymbolSpan, symbol_spans
 from agentls.tools.base import ToolContext, ToolError
 from agentls.tools.filesystem.content import current_content, require_text, target
 
@@ -32,8 +32,8 @@ def source(ctx: ToolContext, tool: str, path: str) -> tuple[str, bytes, str]:
     return rel, current.data, text
 
 
-def spans(tool: str, rel: str, data: bytes) -> list[SymbolSpan]:
-    found = symbol_spans(rel, data)
+def spans(tool: str, rel: str, data: bytes, assignments: bool = False) -> list[SymbolSpan]:
+    found = symbol_spans(rel, data, assignments)
     if found is None:
         raise ToolError(
             "runtime",
@@ -48,24 +48,28 @@ def spans(tool: str, rel: str, data: bytes) -> list[SymbolSpan]:
 _WRITTEN_AS_CODE = re.compile(r"^\s*(?:async\s+)?(?:def\s+|class\s+)?([A-Za-z_][\w.]*)\s*[(:=\s]")
 
 
-def find(tool: str, rel: str, data: bytes, name: str) -> SymbolSpan:
+def find(tool: str, rel: str, data: bytes, name: str, assignments: bool = False) -> SymbolSpan:
     """The one definition `name` means: its dotted name (`Cart.total`), or a unique last
     part; a name written with its signature or body after it (`f(x) = …`, `def f(x):`)
-    means the name it starts with."""
-    all_spans = spans(tool, rel, data)
+    means the name it starts with. With `assignments`, a module-level assignment
+    (`TIMEOUT = 30`) is one too, where no function or class has the name."""
+    all_spans = spans(tool, rel, data, assignments)
     wanted = name.strip().removesuffix("()")
     if not any(s.name == wanted for s in all_spans) and (m := _WRITTEN_AS_CODE.match(wanted)):
         wanted = m.group(1)  # "def slugify(title):", "slugify(title) = …": the name it starts with
     exact = [s for s in all_spans if s.name == wanted]
+    if len(exact) > 1:  # `f = …` and `def f`: the definition
+        exact = [s for s in exact if s.kind not in ASSIGNMENT_KINDS] or exact
     if not exact:
         exact = [s for s in all_spans if s.name.rsplit(".", 1)[-1] == wanted.rsplit(".", 1)[-1]]
     if len(exact) == 1:
         return exact[0]
     names = ", ".join(s.name for s in all_spans[:MAX_LISTED]) or "(none)"
     if not exact:
+        what = "function, method, class or module variable" if assignments else "function, method or class"
         raise ToolError(
             "runtime",
-            f"no function, method or class named {name!r} in {rel}; it defines: {names}",
+            f"no {what} named {name!r} in {rel}; it defines: {names}",
             tool,
             path=rel,
         )
