@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentls.agent.agent import RunSettings
+from agentls.llm.base import PREFIX
 from agentls.tools.sandbox import bubblewrap_status
 
 from .conftest import RunAgent, act, finish, plan
@@ -96,21 +97,45 @@ async def test_a_small_model_may_not_write_the_files_the_goal_protects(run_agent
 
 
 async def test_after_a_refused_edit_a_small_model_edits_a_whole_line(run_agent: RunAgent, ws_root: Path) -> None:
-    # the 1.5B replaced the name TIMEOUT_SECONDS by 60 (refused: no longer parses), then
-    # guessed fragments; its next edit_file is held to the file's lines and their stems
-    (ws_root / "src" / "config.py").write_text("HOST = 'x'\nTIMEOUT_SECONDS = 30\n")
-    fragment = act("edit_file", {"path": "src/config.py", "old": "TIMEOUT_SECONDS", "new": "60"})
-    line = act("edit_file", {"path": "src/config.py", "old": "TIMEOUT_SECONDS = 30", "new": "TIMEOUT_SECONDS = 60"})
-    out = await run_agent([fragment, line, finish("done"), plan()], goal="Change TIMEOUT_SECONDS in src/config.py to 60.",
+    # the 1.5B wrote a fragment that does not parse, then guessed more fragments; its next
+    # edit_file is held to the file's lines and their stems
+    fragment = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2)"})
+    line = act("edit_file", {"path": "src/app.py", "old": "return 1", "new": "return 2"})
+    out = await run_agent([fragment, line, finish("done"), plan()], goal="Make main in src/app.py return 2",
                           settings=AUTO, small=True)  # fmt: skip
     first, second = (t.specs for t in out.acting()[:2])
     edit = {s["function"]["name"]: s for s in first}["edit_file"]["function"]["parameters"]
     assert "anyOf" not in edit  # free until an edit is refused
     held = {s["function"]["name"]: s for s in second}["edit_file"]["function"]["parameters"]
     olds = [b["properties"]["old"]["const"] for b in held["anyOf"]]
-    assert olds[0] == "TIMEOUT_SECONDS = 30"
+    assert olds[0] == "return 1"
+    assert out.state.status == "completed", out.state.error
+    assert "return 2" in (ws_root / "src" / "app.py").read_text()
+
+
+async def test_a_new_value_for_a_module_variable_is_a_held_line_edit_from_the_start(run_agent: RunAgent, ws_root: Path) -> None:
+    # the 1.5B read the file it was shown, then wrote `TAX_RATE = obj['output']['content']`
+    # with replace_symbol; offered only edit_file held to the variable's line, it writes the value
+    (ws_root / "src" / "config.py").write_text("HOST = 'x'\nTIMEOUT_SECONDS = 30\n\n\ndef timeout():\n    return TIMEOUT_SECONDS\n")
+    line = act("edit_file", {"path": "src/config.py", "old": "TIMEOUT_SECONDS = 30", "new": "TIMEOUT_SECONDS = 60"})
+    # its summary copied the tool's result: the report keeps the facts, not the tool's words
+    echo = finish("Applied: src/config.py now contains the change. It is in place: do not make it again. "
+                  "Lines 0-2 now read: HOST = 'x' TIMEOUT_SECONDS = 60. The timeout is 60 seconds now.")  # fmt: skip
+    out = await run_agent([line, echo, plan()], goal="Change TIMEOUT_SECONDS in src/config.py to 60.",
+                          settings=AUTO, small=True)  # fmt: skip
+    assert out.state.summary.startswith("Changed src/config.py (+1 −1): applied.")
+    assert out.state.summary.endswith("\nThe timeout is 60 seconds now.")
+    assert "in place" not in out.state.summary and "now read" not in out.state.summary
+    first = out.acting()[0]
+    assert first.tools == ["edit_file", "finish"]
+    held = {s["function"]["name"]: s for s in first.specs}["edit_file"]["function"]["parameters"]
+    branch = held["anyOf"][0]["properties"]
+    assert branch["old"]["const"] == "TIMEOUT_SECONDS = 30" and branch["new"][PREFIX] == "TIMEOUT_SECONDS = "
     assert out.state.status == "completed", out.state.error
     assert "TIMEOUT_SECONDS = 60" in (ws_root / "src" / "config.py").read_text()
+    # a new value for a function's behaviour keeps the free tools
+    free = await run_agent([finish("ok"), plan()], goal="Make timeout in src/config.py return 60", settings=AUTO, small=True)
+    assert "replace_symbol" in free.acting()[0].tools
 
 
 @pytest.mark.parametrize(

@@ -181,11 +181,38 @@ class SmallPolicy(TurnPolicy):
         """After an edit_file call was refused or failed, edit_file as the guided turns
         offer it: `old` one of the named files' lines (those the goal points at first),
         `new` starting with that line's stem. The 1.5B, told its `TIMEOUT_SECONDS` → `60`
-        would not parse, went on guessing fragments until it gave up."""
-        if not self._edit_refused or self.run.reading.kind not in ("change", "remove", "fix_tests"):
+        would not parse, went on guessing fragments until it gave up.
+        A new value for module variables (`TAX_RATE = 0.2` → 0.25) gets that edit_file and
+        finish from the first turn: the 1.5B read the file it was shown, then wrote
+        `TAX_RATE = obj['output']['content']` with replace_symbol."""
+        kind = self.run.reading.kind
+        setting = self._sets_variables()
+        if not (self._edit_refused and kind in ("change", "remove", "fix_tests")) and not setting:
             return specs
         guide = Guide(self.run)
-        return [guide.held(s) if s["function"]["name"] == "edit_file" else s for s in specs]
+        held = [guide.held(s) if s["function"]["name"] == "edit_file" else s for s in specs]
+        if setting and any(s["function"]["name"] == "edit_file" for s in held):
+            # the edit first: small models lean to the first tool listed
+            return sorted((s for s in held if s["function"]["name"] in ("edit_file", "finish")), key=lambda s: s["function"]["name"] == "finish")
+        return held
+
+    def _sets_variables(self) -> bool:
+        """The goal asks for a value of names that are all module-level variables of the
+        files it names."""
+        reading = self.run.reading
+        if reading.kind != "change" or not reading.values or not reading.names or not reading.files:
+            return False
+        try:
+            index = workspace_index(self.run.tools)
+            defs = index.defs_by_name()
+            for name in reading.names:
+                where = [(p, i) for p, i in defs.get(name, []) if p in reading.files]
+                if not where or any(not _module_variable(index, p, i) for p, i in where):
+                    return False
+        except Exception as exc:  # holding helps; it must never stop a run
+            log.warning("no definitions for the goal's names: %s", exc)
+            return False
+        return True
 
     def _unprotected(self, specs: list[ToolSpec]) -> list[ToolSpec]:
         """For a goal that rules files out ("do not change the tests") or fixes code so its
@@ -215,6 +242,11 @@ class SmallPolicy(TurnPolicy):
         ws = self.run.tools.workspace
         sizes = [len((ws.read_bytes(f) or b"").splitlines()) for f in targets]
         return len(targets) == 1 and max(sizes, default=0) <= WHOLE_FILE_LINES
+
+
+def _module_variable(index: Any, path: str, i: int) -> bool:
+    sym = index.files[path].symbols[i]
+    return sym.kind in ("variable", "constant") and sym.parent < 0
 
 
 def hold(spec: ToolSpec, values: dict[str, list[str]]) -> ToolSpec:

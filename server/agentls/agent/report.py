@@ -37,6 +37,14 @@ _CLAIMS_CHANGE = re.compile(
 _CLAIMS_CHECK = re.compile(r"\b(?:tested|verified|tests? (?:now )?pass(?:es|ed)?|passing|confirmed)\b", re.IGNORECASE)
 #: … or that it is right (dropped when a check failed).
 _CLAIMS_RIGHT = re.compile(r"\b(?:works?|correct(?:ly)?|fixed|as expected|as described)\b", re.IGNORECASE)
+#: The tools' own words, which the 1.5B copies into its summary ("Applied: x.py now
+#: contains the change. It is in place: do not make it again. Lines 0-4 now read: …"):
+#: the facts say what became of each change, in the user's terms.
+_TOOL_WORDS = re.compile(
+    r"now contains the change|\bit is in place\b|do not make it again|\blines \d+\s*[-–]\s*\d+ now read\b|"
+    r"\byour reads of\b|pending the user's review",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|\n+")
 
 
@@ -105,11 +113,11 @@ def check_facts(verification: Verification | None) -> list[str]:
 def model_words(text: str | None, *, changed: bool, refused: set[str], tested: bool, failed: bool = False) -> str:
     """The model's summary without the sentences the facts contradict: a change claimed
     when none landed (or to a file whose change did not), a check claimed when none ran or
-    one failed."""
+    one failed; and without the tools' own words copied into it."""
     kept = []
     for sentence in _SENTENCE.split((text or "").strip()):
         s = sentence.strip()
-        if not s:
+        if not s or _TOOL_WORDS.search(s):
             continue
         if not changed and _CLAIMS_CHANGE.search(s):
             continue
