@@ -24,7 +24,6 @@ Must not know: particular tools beyond the proposal store, models, LSP.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -245,38 +244,10 @@ class DoneCheckComponent(AfterParse, ExecutionFailure):
                 check.detail += f"; but no test calls {', '.join(uncalled)}"
             self.checks["tests"] = check
         self._outcome = check
-        if uncalled and (shown := await self._examples(uncalled)) is not None:
+        if uncalled and self.command is not None and (shown := await examples.check(self.run, self.command, self.changed_paths(), uncalled)) is not None:
             self.checks["examples"] = shown
             self._outcome = shown  # what the description's examples say stands in for the tests
         return self._outcome
-
-    async def _examples(self, names: list[str]) -> Check | None:
-        """The description's examples of `names` run against the code as it is now (see
-        examples.py); None when there are none or they could not run."""
-        if self.command is None:
-            return None
-        specs = "\n".join(evidence.text_now(self.run, f) for f in self.run.reading.specs)
-        checks: list[tuple[str, list[list[Any]]]] = []
-        for name in names:
-            found = examples.extract(specs, name)
-            where = next((p for p in sorted(self.changed_paths()) if p.endswith(".py") and re.search(rf"\bdef {re.escape(name)}\b", evidence.text_now(self.run, p))), None)
-            if not found or where is None:
-                continue
-            module = where.removesuffix(".py").replace("/", ".")
-            result = await self.command(f"python3 -c {shlex.quote(examples.script(module, name, found))}")
-            out = getattr(result, "output", None) or {}
-            ran = examples.results(str(out.get("stdout") or "")) if getattr(result, "ok", False) else None
-            if ran is not None:
-                checks.append((name, ran))
-        if not checks:
-            return None
-        failed = [r for _, ran in checks for r in ran if not r[0]]
-        total = sum(len(ran) for _, ran in checks)
-        if not failed:
-            return Check("examples", True, f"the description's {total} examples give what it says", specific=True, summary=f"{total} examples pass")
-        lines = [f"the description's examples fail: {len(failed)} of {total}"]
-        lines += [f"{call}: expected {expected}, got {got}" for _, call, expected, got in failed[:5]]
-        return Check("examples", False, "\n".join(lines), summary=f"{len(failed)} of {total} examples fail")
 
     def _uncalled(self) -> list[str]:
         """The functions the goal names (and this run changed) that no test file calls."""

@@ -8,7 +8,8 @@ right side is no literal but ends in `= 5`, the 5). Examples whose arguments and
 are Python literals are kept (`extract`); `script` is a Python program that imports the
 function, calls it with each example's arguments and prints, as JSON, whether each result
 equals the expected one (and what came instead). The agent runs it in the shell sandbox
-(done_check.py), against the run's pending changes, like the workspace's tests.
+(`check`, called by done_check.py), against the run's pending changes, like the
+workspace's tests.
 Must not know: the loop, tools' internals, models, LSP.
 """
 
@@ -17,8 +18,14 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shlex
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from agentls.agent.builtin import evidence
+from agentls.agent.context import RunContext
+from agentls.agent.verification import Check
 
 MAX_EXAMPLES = 12
 _ARROW = re.compile(r"\s*(?:==>|=>|->|➞|→|==|should return|returns?)\s*(.+)$", re.IGNORECASE)
@@ -122,3 +129,31 @@ def results(stdout: str) -> list[list[Any]] | None:
                 return None
             return value if isinstance(value, list) else None
     return None
+
+
+async def check(run: RunContext, command: Callable[[str], Awaitable[Any]], changed: set[str], names: list[str]) -> Check | None:
+    """The description's examples of `names` run, through `command` (the shell sandbox),
+    against the code as the run leaves it (its `changed` files); None when there are none
+    or they could not run."""
+    specs = "\n".join(evidence.text_now(run, f) for f in run.reading.specs)
+    checks: list[tuple[str, list[list[Any]]]] = []
+    for name in names:
+        found = extract(specs, name)
+        where = next((p for p in sorted(changed) if p.endswith(".py") and re.search(rf"\bdef {re.escape(name)}\b", evidence.text_now(run, p))), None)
+        if not found or where is None:
+            continue
+        module = where.removesuffix(".py").replace("/", ".")
+        result = await command(f"python3 -c {shlex.quote(script(module, name, found))}")
+        out = getattr(result, "output", None) or {}
+        ran = results(str(out.get("stdout") or "")) if getattr(result, "ok", False) else None
+        if ran is not None:
+            checks.append((name, ran))
+    if not checks:
+        return None
+    failed = [r for _, ran in checks for r in ran if not r[0]]
+    total = sum(len(ran) for _, ran in checks)
+    if not failed:
+        return Check("examples", True, f"the description's {total} examples give what it says", specific=True, summary=f"{total} examples pass")
+    lines = [f"the description's examples fail: {len(failed)} of {total}"]
+    lines += [f"{call}: expected {expected}, got {got}" for _, call, expected, got in failed[:5]]
+    return Check("examples", False, "\n".join(lines), summary=f"{len(failed)} of {total} examples fail")
