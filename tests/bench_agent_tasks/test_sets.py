@@ -125,6 +125,10 @@ def test_each_set_has_its_result_file() -> None:
     )
 
 
+#: Tasks with more dev wordings than three (a second helper's, for three kinds of job).
+MORE_WORDINGS = {"docstring_module": 15, "impossible_missing_function": 15, "rename_class": 15}
+
+
 def test_the_dev_paraphrases_cover_every_everyday_task_three_times() -> None:
     variants = paraphrase_tasks(PARAPHRASES_DEV)  # ValueError if a task is not an everyday one
     base = {t.name: t for t in all_tasks()}
@@ -134,7 +138,7 @@ def test_the_dev_paraphrases_cover_every_everyday_task_three_times() -> None:
         assert name in base and number.isdigit()
         by_task.setdefault(name, []).append(variant.goal)
     assert set(by_task) == set(base)
-    assert all(len(goals) == 3 for goals in by_task.values())
+    assert {name: len(goals) for name, goals in by_task.items() if len(goals) != 3} == MORE_WORDINGS
     goals = [v.goal for v in variants]
     assert len(set(goals)) == len(goals)
     assert not set(goals) & {t.goal for t in base.values()}

@@ -86,6 +86,9 @@ KINDS = [
     ("Document vat with a docstring.", "docstring"),
     ("Explain in the docstring of vat what rate it applies", "docstring"),
     ("Give geo.py a module docstring describing its purpose.", "docstring"),
+    # a request after a dash, and "would you mind …ing"
+    ("geo.py should have a docstring at the top — could you add one?", "docstring"),
+    ("would you mind putting a docstring on vat?", "docstring"),
     ("Annotate count_words: it takes a str and returns an int.", "hints"),
     # tests
     ("Write unit tests for shorten in a new file tests/test_strings.py", "tests"),
@@ -152,6 +155,11 @@ def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None
         ("Clnt has to be renamed to Client in every module", ("Clnt", "Client")),
         ("Set VAT_RATE to 0.21", None),
         ("Rename Ghost to Spirit", None),  # the workspace has no Ghost
+        # an aside between the old name and the new one
+        ("could you rename our Clnt helper class (the one that wraps requests) to Client?", ("Clnt", "Client")),
+        # the old name in another sentence: the one name the goal mentions
+        ("Clnt is a terrible name. Rename the class to Client everywhere.", ("Clnt", "Client")),
+        ("Clnt and Cart are badly named. Rename the class to Client.", None),  # which one?
     ],
 )
 def test_a_rename_is_read_whatever_its_wording(goal: str, rename: tuple[str, str] | None) -> None:
@@ -162,6 +170,10 @@ def test_named_files_come_from_paths_file_names_and_the_names_they_define() -> N
     assert read("Fix cart_total").files == ["shop/cart.py"]
     assert read("in tax.py, bump VAT_RATE to 0.25").files == ["shop/tax.py"]
     assert read("Update server/app.py so handle logs each request").files == ["server/app.py"]
+    # a module by its name next to the word "module"
+    assert read("The wordcount module needs a docstring at the top").files == ["wordcount.py"]
+    assert read("give module geo a header docstring").files == ["geo.py"]
+    assert read("The os module has no docstring").files == []  # not the workspace's
 
 
 def test_a_file_the_goal_makes_is_new_and_one_it_presumes_is_missing() -> None:

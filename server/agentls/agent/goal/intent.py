@@ -40,10 +40,10 @@ from agentls.agent.goal.words import (
 
 #: Words after which a clause starts (an imperative may follow).
 _CLAUSE_OPENERS = frozenset(["and", "then", "also", "please", "so", "to", "or", "but", "just", "simply", "first", "finally", "next", "now"])
-#: "In app.py, could you add …?", "x is missing a docstring, can you write one?": a request
-#: opening a later clause.
+#: "In app.py, could you add …?", "x is missing a docstring, can you write one?", "… — could
+#: you add that?": a request opening a later clause.
 _REQUEST = re.compile(
-    r"(?:^|[,;:]\s*|\b(?:so|and|but|then|please|pls)\s+)(?:can|could|would|will)\s+(?:you|u|someone)\s+(?:please\s+)?[a-z]",
+    r"(?:^|[,;:—–]\s*|\s-\s+|\b(?:so|and|but|then|please|pls)\s+)(?:can|could|would|will)\s+(?:you|u|someone)\s+(?:please\s+)?[a-z]",
     re.IGNORECASE,
 )
 #: "the test itself must stay unchanged", "test_x.py should remain as it is"
@@ -189,6 +189,8 @@ def _verb_position(toks: list[Token], i: int) -> bool:
         return True  # "… by fixing the parser": the means is the change
     if p in _SUBJECTS and j > 0 and toks[j - 1].low in _MODALS:
         return True  # "can you fix"
+    if p == "mind" and j > 0 and toks[j - 1].low in _SUBJECTS and toks[i].low.endswith("ing"):
+        return True  # "would you mind putting …"
     return p in _SUBJECTS and j == 0  # "you fix …" / "we add …"
 
 

@@ -4,7 +4,8 @@ A word is a code name when it is quoted in backticks, written as a call (`total(
 shaped like code (snake_case, camelCase, CONSTANT_CASE), next to a kind word ("the area
 function", "class Usr"), or a name the workspace defines written where no verb stands
 ("make divide return None"). A file is named by its path, by a path ending that only one
-file has, or through a name defined in one or two files. A file name the workspace lacks
+file has, by its module name next to the word "module" ("the textutils module"), or
+through a name defined in one or two files. A file name the workspace lacks
 is a new file when the goal makes content ("add a test for it in tests/test_x.py"), and a
 missing one when it presumes content there ("the function f in server.py").
 Must not know: tools, the loop, models, LSP.
@@ -96,6 +97,10 @@ def mentions(toks: list[Token], facts: Facts) -> Mentions:
             _add(out.files, path)
         elif tok.text not in out.absent:
             out.absent.append(tok.text)
+    for i, tok in enumerate(words):  # "the textutils module", "module billing"
+        beside = any(0 <= j < len(words) and words[j].low == "module" for j in (i - 1, i + 1))
+        if tok.kind in ("word", "name") and beside and (path := _module_file(tok.text, facts.paths)) is not None:
+            _add(out.files, path)
     for name in out.known:
         where = facts.defined(name.rsplit(".", 1)[-1])
         if 0 < len(where) <= 2:
@@ -128,6 +133,15 @@ def _file(text: str, paths: Sequence[str]) -> str | None:
         return text
     ends = [p for p in paths if p.endswith("/" + text)]
     return ends[0] if len(ends) == 1 else None
+
+
+def _module_file(word: str, paths: Sequence[str]) -> str | None:
+    """The one source file whose module name is `word` (`textutils` → textutils.py,
+    `shop.cart` → shop/cart.py)."""
+    stem = word.replace(".", "/")
+    found = [p for p in paths if p.rsplit(".", 1)[0] == stem or p.rsplit(".", 1)[0].endswith("/" + stem)]
+    found = [p for p in found if "." in p.rsplit("/", 1)[-1]]
+    return found[0] if len(found) == 1 else None
 
 
 def _after_punct(toks: list[Token]) -> set[int]:

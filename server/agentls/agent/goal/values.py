@@ -175,17 +175,22 @@ def _is_condition(words: list[Token], k: int) -> bool:
 def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str] | None:
     """(old, new) when the goal renames a name the workspace has (see the module docstring)."""
     words = [t for t in toks if t.kind != "punct"]
+    ends = [t.start for t in toks if t.kind == "punct" and t.text in (".", "?", "!")]
     for i, old in enumerate(words):
         if old.kind not in ("word", "name", "call") or not identifier(old.text) or not known(old.text):
             continue
         before = [w.low for w in words[max(0, i - 6) : i]]
         renames = any(_renaming(w) for w in before)
-        for j in range(i + 1, min(i + 7, len(words))):
+        for j in range(i + 1, min(i + 13, len(words))):
             new = words[j]
+            if any(old.start < e < new.start for e in ends):
+                break  # "Clnt is badly named. Rename …": not across a sentence's end
             if new.kind not in ("word", "name", "call") or not identifier(new.text) or new.low in NOT_NAMES:
                 continue
             between = [w.low for w in words[i + 1 : j]]
             last = between[-1] if between else ""
+            if j > i + 6 and not (renames and last in ("to", "into", "as")):
+                continue  # far apart only as "rename X (the one with …) to Y"
             if new.text == old.text or (last not in ("called", "named", "renamed") and not _plausible(new, old)):
                 continue
             passive = any(_renaming(w) for w in between)  # "X should be renamed to Y"
@@ -197,6 +202,26 @@ def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str
                 return old.text, new.text
             if before and before[-1] == "call" and j == i + 1:
                 return old.text, new.text  # "call X Y"
+    return _rename_of_the_one(words, known)
+
+
+def _rename_of_the_one(words: list[Token], known: Callable[[str], bool]) -> tuple[str, str] | None:
+    """ "Usr is a bad name. Rename the class to User": a rename verb with no old name
+    after it, of the one name the goal mentions that the workspace has."""
+    def shaped(w: Token) -> bool:  # a name by its look: quoted, a call, code-shaped, capitalised
+        return w.kind in ("name", "call") or code_shaped(w.text) or w.text[:1].isupper()
+
+    olds = {w.text for w in words if identifier(w.text) and shaped(w) and known(w.text)}
+    if len(olds) != 1:
+        return None
+    old = next(iter(olds))
+    for i, w in enumerate(words):
+        if not _renaming(w.low):
+            continue
+        for j in range(i + 1, min(i + 6, len(words) - 1)):
+            new = words[j + 1]
+            if words[j].low in ("to", "into", "as") and identifier(new.text) and new.text != old and not known(new.text) and shaped(new):
+                return old, new.text
     return None
 
 
