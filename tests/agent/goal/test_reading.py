@@ -86,6 +86,21 @@ KINDS = [
     ("Document vat with a docstring.", "docstring"),
     ("Explain in the docstring of vat what rate it applies", "docstring"),
     ("Give geo.py a module docstring describing its purpose.", "docstring"),
+    # "is it possible to …?", "I want …", "I'd like it removed", a wish for something new
+    ("Is it possible to bump VAT_RATE in shop/tax.py to 0.25?", "change"),
+    ("I want the vat function in shop/tax.py to have a docstring.", "docstring"),
+    ("The print in handle is leftover debugging. I'd like it removed.", "remove"),
+    ("I'd like a net_price(gross) helper in shop/tax.py", "add"),
+    ("I want the failing test in tests/test_cart.py to pass.", "fix_tests"),
+    ("add_item's quantity should be type-hinted as int", "hints"),
+    # an order with no verb names what to make
+    ("module docstring at the top of geo.py saying what it is for", "docstring"),
+    ("new file tests/test_strings.py with a pytest test for shorten", "tests"),
+    ("int hint on the quantity parameter of add_item", "hints"),
+    # looks, however worded
+    ("I want an explanation of what geo.py does; no files should be changed.", "answer"),
+    ("I need an overview of server/app.py", "answer"),
+    ("util/strings.py needs a review for bugs. Anything you find should only be reported, with nothing edited.", "answer"),
     # a request after a dash, and "would you mind …ing"
     ("geo.py should have a docstring at the top — could you add one?", "docstring"),
     ("would you mind putting a docstring on vat?", "docstring"),
@@ -139,6 +154,14 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("Set the log level to 'debug' in server/app.py", ["debug"]),
         ("handle should not crash when the body is 0 bytes", []),
         ("Rename Clnt to Client", []),
+        # what the code does now, said apart, is no value
+        ("Right now handle defaults timeout_s to 30. I'd like that default to be 45.", ["45"]),
+        ("handle currently defaults timeout_s to 30", ["30"]),  # the only value there is
+        # a word set against another
+        ("greeting in server/app.py: Hello -> Welcome", ["Welcome"]),
+        ("The greeting in server/app.py should be Welcome, not Hello.", ["Welcome"]),
+        ("shorten: return None when the text is empty instead of raising", ["None"]),
+        ("does shorten return None for an empty text?", []),
     ],
 )
 def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None:
@@ -160,6 +183,7 @@ def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None
         # the old name in another sentence: the one name the goal mentions
         ("Clnt is a terrible name. Rename the class to Client everywhere.", ("Clnt", "Client")),
         ("Clnt and Cart are badly named. Rename the class to Client.", None),  # which one?
+        ("Clnt is used everywhere, but I'd prefer the name Client. Please rename it.", ("Clnt", "Client")),
     ],
 )
 def test_a_rename_is_read_whatever_its_wording(goal: str, rename: tuple[str, str] | None) -> None:
@@ -189,6 +213,9 @@ def test_a_file_the_goal_makes_is_new_and_one_it_presumes_is_missing() -> None:
 def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
     assert read("Fix the rounding bug in compute_vat").presumed == ["compute_vat"]
     assert read("Add a compute_vat(amount) function to shop/tax.py").presumed == []
+    # an English verb after a kind word is no name ("the parameters taken by …")
+    assert read("The number of parameters taken by add_item - what is it?").presumed == []
+    assert read("The default of the handle function needs to be 45").presumed == []
     # a dotted name is known when the workspace defines its last part
     dotted = read("can you write a pytest test for tax.vat? put it in tests/test_tax.py")
     assert dotted.presumed == [] and dotted.kind == "tests" and "shop/tax.py" in dotted.files
@@ -206,6 +233,11 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
         ("make tests/test_cart.py pass; the test itself has to stay unchanged", ["tests"], False),
         ("repair cart_total in shop/cart.py, not the tests", ["tests"], False),
         ("fix shorten, but not util/strings.py's callers", [], False),
+        ("Fix cart_total; the tests must be left unchanged.", ["tests"], False),
+        ("Repair cart_total so tests/test_cart.py passes, with no changes to the test.", ["tests"], False),
+        ("Fix cart_total. The test shouldn't be modified.", ["tests"], False),
+        ("Fix cart_total; tests/test_cart.py must be changed too.", [], False),  # changed, not kept
+        ("Explain shorten - no changes to the code.", [], True),
     ],
 )
 def test_what_the_goal_rules_out(goal: str, protected: list[str], read_only: bool) -> None:

@@ -5,7 +5,8 @@ tests", "do not edit anything").
 Each sentence is read on its own. A sentence asks for a change when a change verb opens
 one of its clauses (at its start, after "and", "then", "please", "to", "can you", "we
 should"…), when it holds a change phrase ("get rid of"), or when it states a wanted state
-or a defect ("x should be y", "… needs a z", "is broken", "typo", "a → b"); a question
+or a defect ("x should be y", "… needs a z", "I want …", "is broken", "typo", "a → b"), or
+names what to make with no verb at all ("new file test_x.py with a test for f"); a question
 ("…?", "what/which/how …", "does x …") asks to look unless it is a request ("can you add
 …?"). A change verb under a negation is ruled out; with "anything", "any file", "the
 code" as its object, or with "only report", every change is.
@@ -41,14 +42,18 @@ from agentls.agent.goal.words import (
 #: Words after which a clause starts (an imperative may follow).
 _CLAUSE_OPENERS = frozenset(["and", "then", "also", "please", "so", "to", "or", "but", "just", "simply", "first", "finally", "next", "now"])
 #: "In app.py, could you add …?", "x is missing a docstring, can you write one?", "… — could
-#: you add that?": a request opening a later clause.
+#: you add that?": a request opening a later clause; "is it possible to add …?".
 _REQUEST = re.compile(
-    r"(?:^|[,;:—–]\s*|\s-\s+|\b(?:so|and|but|then|please|pls)\s+)(?:can|could|would|will)\s+(?:you|u|someone)\s+(?:please\s+)?[a-z]",
+    r"(?:^|[,;:—–]\s*|\s-\s+|\b(?:so|and|but|then|please|pls)\s+)(?:can|could|would|will)\s+(?:you|u|someone)\s+(?:please\s+)?[a-z]"
+    r"|\b(?:is|would)\s+it\s+(?:be\s+)?possible\s+to\s+[a-z]",
     re.IGNORECASE,
 )
-#: "the test itself must stay unchanged", "test_x.py should remain as it is"
+#: "the test itself must stay unchanged", "test_x.py should remain as it is", "the tests
+#: must be left unchanged", "the test shouldn't be modified", "… with no changes to the test"
 _STAYS = re.compile(
-    r"\b([\w./-]+)(?:\s+(?:itself|themselves|file|files))?\s+(?:(?:must|should|has to|have to|needs? to|will|can|may)\s+)?(?:stays?|remains?)\s+(?:unchanged|untouched|as (?:it|they) (?:is|are)|as is|intact|the same)\b",
+    r"\b([\w./-]+)(?:\s+(?:itself|themselves|file|files))?\s+(?:(?:must|should|has to|have to|needs? to|will|can|may)\s+)?(?:stays?|remains?)\s+(?:unchanged|untouched|as (?:it|they) (?:is|are)|as is|intact|the same)\b"
+    r"|\b([\w./-]+)(?:\s+(?:itself|themselves|file|files))?\s+(?:must|should|has to|have to|needs? to|will|can|may)(?:\s+be\s+left\s+(?:unchanged|untouched|alone|as (?:it|they) (?:is|are)|as is|intact)|(?:\s*n[o']t|\s+not|\s*never)\s+be\s+(?:modif|chang|touch|edit|alter)\w*)\b"
+    r"|\bwith\s+no\s+(?:changes?|edits?)\s+to\s+(?:the\s+)?([\w./-]+)",
     re.IGNORECASE,
 )
 #: "fix discount.py, not the tests"
@@ -60,6 +65,13 @@ _NOT_THAT = re.compile(
 _TYPE_VERB = re.compile(r"\btype[- ](?=hint|annotat)", re.IGNORECASE)
 #: "leave the tests alone", "keep app.py as it is"
 _LEAVE = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|any\s+|all\s+)?([\w./-]+)(?:\s+\w+)?\s+(?:alone|as it is|as is|unchanged|untouched|intact)\b", re.IGNORECASE)
+#: A sentence that names what to make, with no verb: "new file test_x.py with a test for f",
+#: "pytest tests for f in new test_x.py", "module docstring at top of x.py", "int hint on n".
+_ORDER = re.compile(
+    r"^\W*(?:(?:a|an|some|more)\s+)?(?:new\s+(?:test\s+|python\s+)?file\b|"
+    r"(?:(?:new|module|pytest|unit|type|int|str|float|bool)\s+)?(?:docstrings?|tests?|type\s+hints?|hints?|annotations?)\s+(?:for|at|to|on|in|of)\b)",
+    re.IGNORECASE,
+)
 _SUBJECTS = frozenset(["you", "we", "i", "u", "someone"])
 #: "then finish with the explanation", "end by saying …": how the reply ends, not a change
 _ENDING_VERBS = frozenset(["finish", "complete", "end", "conclude"])
@@ -97,7 +109,7 @@ def read_intent(goal: str, names: set[str], at: set[int] | None = None) -> Inten
         out.read_only = True
     for pattern in (_LEAVE, _STAYS, _NOT_THAT):
         for m in pattern.finditer(goal):
-            _left_alone(m.group(1), out)
+            _left_alone(next(g for g in m.groups() if g), out)
     cursor = 0
     for sentence in sentences(goal):
         base = goal.find(sentence, cursor)
@@ -154,6 +166,8 @@ def _sentence(text: str, names: set[str], out: Intent, at: set[int] | None = Non
     # ("tell me if you see any bugs") or is a question
     if WANTS.search(text) and not looks and not (asks and not request) and not _only_negations(low):
         change = True
+    if not change and not looks and not asks and _ORDER.search(text):
+        change = True  # "new file test_x.py with a test for f", "module docstring at top of x.py"
     if asks and not request:
         out.question = True
         if not change or text.rstrip().endswith("?"):
@@ -236,6 +250,7 @@ def _ruled_out(near: list[Token], out: Intent, everything: bool) -> bool:
 
 
 def _left_alone(what: str, out: Intent) -> None:
+    what = what.rstrip(".,;:")  # "… with no changes to the test."
     low = what.lower()
     if low in EVERYTHING or low in ("code", "source", "files", "repo", "project", "rest"):
         out.read_only = low not in ("rest",)

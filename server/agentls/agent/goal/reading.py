@@ -48,14 +48,16 @@ Kind = Literal[
 _ANY = re.IGNORECASE
 _DOC = re.compile(r"\bdoc\s?strings?\b|\bjsdoc\b|\bdocblock\b|\bdocument(?:s|ed|ing)?\b(?!\s+(?:what|how|which|where))|\bdoc comments?\b", _ANY)
 _MODULE_DOC = re.compile(r"\bmodule\b|\btop of\b|\bthe file\b|\bfile[- ]level\b|\bfor the file\b", _ANY)
-_HINTS = re.compile(r"\btype[- ]?(?:hints?|annotations?)\b|\bannotat\w*\b|\btyping\b|\btyped\b", _ANY)
-_WRITES_TESTS = re.compile(r"\b(?:write|writes|add|adds|create|generate|need|needs|want|wants|cover|covers|with)\b[^.;]{0,50}?\b(?:unit\s+|pytest\s+|some\s+|more\s+)?tests?\b(?!\s+(?:fail|pass))", _ANY)
+_HINTS = re.compile(r"\btype[- ]?(?:hint\w*|annotat\w*)\b|\bannotat\w*\b|\btyping\b|\btyped\b|\b(?:int|str|float|bool|type)\s+hints?\b", _ANY)
+_WRITES_TESTS = re.compile(r"\b(?:write|writes|add|adds|create|generate|need|needs|want|wants|cover|covers|with)\b(?:(?!\bno\b|\bnot\b|n't\b)[^.;]){0,50}?(?<!failing )(?<!failed )(?<!broken )\b(?:unit\s+|pytest\s+|some\s+|more\s+)?tests?\b(?![/._-]\w)(?!\s+(?:fail|pass))", _ANY)
 _DOC_WORDS = frozenset(["docstring", "docstrings"])  # "docstirng"
 _ALSO_TESTS = re.compile(r"\b(?:and|with|plus|also)\s+(?:an?\s+|some\s+|unit\s+|pytest\s+)*tests?\b(?!\s+(?:fail|pass))", _ANY)
 _IMPLEMENT = frozenset(["implement", "complete", "finish", "fill", "flesh"])
 _MAKES = frozenset(["add", "create", "write", "define", "introduce", "implement", "make", "build", "generate", "need", "needs", "provide", "give"])
 _REMOVES = frozenset(["remove", "delete", "drop", "strip", "eliminate", "erase"])
 _REMOVE_PHRASES = ("get rid of", "comment out", "take out", "pull out")
+#: "x needs a y", "x should have a y", "I'd like a y", "I want a y": a wish for something new.
+_WANTS_ONE = re.compile(r"\bneed|\bshould have\b|(?:'d|would) like (?:an?|some)\b|\bwant (?:an?|some)\b")
 _SIGNATURE_WORDS = frozenset(["parameter", "parameters", "argument", "arguments", "default", "defaults", "signature"])
 _DESCRIBES = re.compile(r"\b(?:explain|explanation|describe|description|summar(?:y|ies|ize|ise)|overview|outline|walk me through|what (?:[\w./-]+ ){0,4}(?:does|do|is for|are for))\b", _ANY)
 _SEVERAL = re.compile(r"\b(?:every|all|each|everywhere|throughout)\b", _ANY)
@@ -198,7 +200,7 @@ def _kind(out: GoalReading, found: Mentions, facts: Facts, words: set[str], low:
     if out.rename is not None and ("rename" in verbs or not verbs & {"add", "create", "write"}):
         return "rename"
     stubs = verbs & _IMPLEMENT or words & SPEC_WORDS
-    makes = bool(verbs & _MAKES) or "need" in low or "should have" in low
+    makes = bool(verbs & _MAKES) or _WANTS_ONE.search(low) is not None
     new_defs = [n for n in found.unknown if n in found.calls or _near_kind(out.goal, n)]
     if verbs & _IMPLEMENT and found.known and not new_defs:
         return "implement"  # "implement/complete/fill in X"
@@ -219,7 +221,8 @@ def _kind(out: GoalReading, found: Mentions, facts: Facts, words: set[str], low:
         return "tests"  # "… should get a test in a new test_x.py"
     if (makes or "new" in words) and found.absent:
         return "new_file"
-    if verbs & _REMOVES or any(p in low for p in _REMOVE_PHRASES) or TAKE_OUT.search(low):
+    removed = any(w.endswith("ed") and lemma(w, _REMOVES) for w in words)  # "I'd like it removed"
+    if verbs & _REMOVES or removed or any(p in low for p in _REMOVE_PHRASES) or TAKE_OUT.search(low):
         return "remove"
     return "change"
 

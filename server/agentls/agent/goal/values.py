@@ -5,7 +5,9 @@ with B", "swap A for B"; a literal after "to", "=", "be", "become", "return(s)",
 "default(s) to", "give back", an arrow ("60 → 90"); or before "instead of" (after it when
 a verb in the present says what the code does now: "returns 190 instead of 180") — a
 number, quoted text (its longest fixed piece when it has placeholders: "Hi, <name>!") or
-None/True/False. A rename is "rename X to Y", "X should be called/named Y", "X should be
+None/True/False; a capitalised word set against another ("Hello -> Welcome", "be Welcome,
+not Hello"). Values from a sentence saying how things are now ("currently it defaults to
+3") count only when no other sentence asks for one. A rename is "rename X to Y", "X should be called/named Y", "X should be
 renamed to Y", "call X Y", "X → Y" (two identifiers), or "change the name of X to Y",
 where X is a name the workspace has.
 Must not know: workspaces (it is given the known names), tools, models, LSP.
@@ -60,35 +62,81 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
     if renaming:
         return []
     words = [t for t in toks if t.kind != "punct" or t.text == "="]
-    out: list[str] = []
+    now = _current(toks)
+    found: list[tuple[str, bool]] = []  # (value, from a sentence saying how things are now)
+
+    def add(value: str, at: Token) -> None:
+        found.append((value, at.start in now))
+
     for i, tok in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else None
         if tok.low == "from" and _from_to(words, i) is not None:
-            out.append(_from_to(words, i) or "")
+            add(_from_to(words, i) or "", tok)
         elif tok.low in _LEADS or tok.text in _ARROWS or _gives_back(words, i):
-            if tok.low in ("return", "returns", "be", "become", "becomes", "back") and not _desired(words, i):
+            if tok.low in ("return", "returns", "be", "become", "becomes", "back") and not _desired(words, i) and not _bidden(words, i):
                 continue  # "it returns True for odd numbers" states the defect
             if tok.text == "=" and i >= 2 and words[i - 2].low in _HAS and not _desired(words, i - 2):
                 continue  # "fetch has retries=3": what the code holds now
             value = _literal(nxt)
             if value is None and nxt is not None and nxt.low in ("a", "an", "the") and i + 2 < len(words):
                 value = _literal(words[i + 2]) if words[i + 2].kind == "string" else None
+            if value is None and nxt is not None and _set_against(words, i):
+                value = nxt.text  # "Hello -> Welcome", "should be Welcome, not Hello"
             if value is not None and not _is_condition(words, i + 1):
-                out.append(value)
+                add(value, tok)
         elif tok.low in ("instead", "rather") and nxt is not None and nxt.low in ("of", "than"):
             if (expected := _actual_instead_of(words, i)) is not None:
-                out.append(expected)  # "f(2) gives 190 instead of 180": 180 is wanted
+                add(expected, tok)  # "f(2) gives 190 instead of 180": 180 is wanted
                 continue
             for k in (i - 1, i - 2):
                 value = _literal(words[k]) if k >= 0 else None
                 if value is None and k == i - 1 and k >= 0 and _word_pair(words[k], words[i + 2] if i + 2 < len(words) else None):
                     value = words[k].text  # "Welcome instead of Hello"
                 if value is not None and not _is_condition(words, k):
-                    out.append(value)
+                    add(value, words[k])
                     break
         elif tok.low in ("replace", "swap", "switch", "exchange", "trade") and (pair := _replace_with(words, i)) is not None:
-            out.append(pair)
+            add(pair, tok)
+    wanted = [v for v, current in found if not current]
+    # "Right now it defaults to 3. I'd like 5": the values of how things are now, only
+    # when nothing else is asked
+    out = wanted if wanted else [v for v, _ in found]
     return list(dict.fromkeys(v for v in out if v))
+
+
+#: Words that say a sentence tells how things are now ("currently", "right now").
+_NOW = re.compile(r"\b(?:currently|right now|at the moment|at present|as of now|today)\b", re.IGNORECASE)
+
+
+def _current(toks: list[Token]) -> set[int]:
+    """The starts of the tokens in sentences that say how things are now."""
+    out: set[int] = set()
+    sentence: list[Token] = []
+    for tok in [*toks, None]:
+        if tok is None or (tok.kind == "punct" and tok.text in (".", "?", "!", ";")):
+            if sentence and _NOW.search(" ".join(t.text for t in sentence)):
+                out |= {t.start for t in sentence}
+            sentence = []
+        else:
+            sentence.append(tok)
+    return out
+
+
+def _bidden(words: list[Token], i: int) -> bool:
+    """ "return None when …" as an order: the bare verb, with no do/does before it (not
+    "does it return None?")."""
+    back = [w.low for w in words[max(0, i - 2) : i]]
+    return words[i].low == "return" and not any(w in ("do", "does", "did", "doesn't", "don't", "didn't", "it", "they") for w in back)
+
+
+def _set_against(words: list[Token], i: int) -> bool:
+    """A plain word set against another: "Hello -> Welcome" (an arrow between two), or
+    "be Welcome, not Hello" / "to be Welcome instead"."""
+    nxt = words[i + 1]
+    if words[i].text in _ARROWS:
+        return i > 0 and _word_pair(nxt, words[i - 1])
+    after = words[i + 2].low if i + 2 < len(words) else ""
+    return words[i].low in ("be", "to") and nxt.kind == "word" and nxt.text[:1].isupper() and nxt.low not in NOT_NAMES and after in ("not", "instead", "rather")
 
 
 #: Verbs that say what the code does now ("it returns 190 instead of 180").
@@ -215,13 +263,20 @@ def _rename_of_the_one(words: list[Token], known: Callable[[str], bool]) -> tupl
     if len(olds) != 1:
         return None
     old = next(iter(olds))
+
+    def fits(new: Token) -> bool:
+        return identifier(new.text) and new.text != old and not known(new.text) and shaped(new)
+
     for i, w in enumerate(words):
         if not _renaming(w.low):
             continue
         for j in range(i + 1, min(i + 6, len(words) - 1)):
-            new = words[j + 1]
-            if words[j].low in ("to", "into", "as") and identifier(new.text) and new.text != old and not known(new.text) and shaped(new):
-                return old, new.text
+            if words[j].low in ("to", "into", "as") and fits(words[j + 1]):
+                return old, words[j + 1].text
+        # "I'd prefer the name compute_total. Please rename it": the new name said apart
+        for j in range(len(words) - 1):
+            if words[j].low in ("name", "named", "called") and fits(words[j + 1]):
+                return old, words[j + 1].text
     return None
 
 

@@ -40,8 +40,8 @@ LOOK_PHRASES = (
 )  # fmt: skip
 #: Marks of a wanted state or of a defect: "x should …", "… is wrong", "typo in …".
 WANTS = re.compile(
-    r"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs?|has to|have to|ought to|want(?:s|ed)? \w+ to|"
-    r"would like|'d like|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
+    r"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs?(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|has to|have to|ought to|want(?:s|ed)? \w+ to|"
+    r"would like|'d like|(?:i|we) want\b(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
     r"buggy|off|missing|outdated|misspelled)|are (?:wrong|broken|incorrect|missing)|"
     r"does(?:n't| not) work|do(?:n't| not) work|crash(?:es|ing)?|fails?\b|failing|broken|bugs?\b|"
     r"typos?\b|misspel\w*|spelling|let's|lets|wrong|incorrect(?:ly)?|off by one|not right|"
@@ -65,8 +65,9 @@ EVERYTHING = _LEXICON["everything"]
 NEGATIONS = ("do not", "don't", "dont", "never", "without", "not", "no need to", "avoid", "nor")
 #: "only report", "just tell me": the goal asks to look and nothing else.
 ONLY_LOOK = re.compile(
-    r"\b(?:only|just|simply|merely)\s+(?:report|tell|explain|answer|describe|list|say|show|look|read|review)\b|"
-    r"\bread[- ]only\b|\bno (?:changes|edits)\b",
+    r"\b(?:only|just|simply|merely)\s+(?:be\s+)?(?:report|tell|explain|answer|describe|list|say|show|look|read|review)\w*\b|"
+    r"\bread[- ]only\b|\bno (?:changes|edits)\b(?!\s+to\s+(?:the\s+)?(?:tests?\b|[\w/-]+\.\w+))|\bwith nothing (?:edited|changed|modified|touched)\b|"
+    r"\bno\s+(?:files?|code|changes?)\s+\w+\s+be\s+(?:changed|edited|modified|touched|made)\b",
     re.IGNORECASE,
 )
 #: English words that follow a kind word without being a name ("the parameter is used").
