@@ -46,6 +46,9 @@ def test_a_fenced_reply_is_read_back_into_the_arguments_and_written_the_same_way
     text = call_text("write_file", {"path": "f.py", "content": code}, "content")
     assert text.startswith('{"name": "write_file", "arguments": {"path": "f.py"}}\n```python\n')
     assert read(text, fenced) == ("write_file", {"path": "f.py", "content": code})
+    # the language tag written on the line after the fence (the 1.5B's "```\npython\ndef …")
+    late = '{"name": "write_file", "arguments": {"path": "f.py"}}\n```\npython\n' + code + "```"
+    assert read(late, fenced) == ("write_file", {"path": "f.py", "content": code})
     assert read('{"name": "write_file", "arguments": {"path": "f.py"}}\n```python\nunclosed', fenced) is None
     assert read('{"name": "read_file", "arguments": {"path": "f.py"}}', fenced) is None
 

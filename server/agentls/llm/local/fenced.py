@@ -32,6 +32,9 @@ _LANGS = {"py": "python", "pyi": "python", "ts": "typescript", "tsx": "tsx", "js
           "yaml": "yaml", "yml": "yaml", "sh": "sh", "go": "go", "rs": "rust"}  # fmt: skip
 
 
+_LANG_NAMES = frozenset([*_LANGS, *_LANGS.values()])
+
+
 @dataclass(frozen=True, slots=True)
 class Fenced:
     """A tool whose code argument `field` is written in a fenced block."""
@@ -86,7 +89,9 @@ def read(text: str, fenced: dict[str, Fenced]) -> tuple[str, dict[str, Any]] | N
         return None
     if not isinstance(call, dict) or call.get("name") not in fenced:
         return None
-    body = rest.split("\n", 1)[1] if "\n" in rest else ""
+    lang, _, body = rest.partition("\n")
+    if not lang.strip() and body.split("\n", 1)[0].strip() in _LANG_NAMES:
+        body = body.split("\n", 1)[1] if "\n" in body else ""  # "```\npython\n…": the tag a line late
     end = body.rfind(FENCE)
     if end < 0:
         return None
