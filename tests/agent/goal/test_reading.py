@@ -101,6 +101,12 @@ KINDS = [
     ("I want an explanation of what geo.py does; no files should be changed.", "answer"),
     ("I need an overview of server/app.py", "answer"),
     ("util/strings.py needs a review for bugs. Anything you find should only be reported, with nothing edited.", "answer"),
+    # terse and code-heavy
+    ("In shop/tax.py please change VAT_RATE to 0.25", "change"),
+    ("New `tests/test_strings.py`: pytest test for `shorten`", "tests"),
+    ("`geo.py`: module docstring at top describing its purpose", "docstring"),
+    ("`shop/tax.py`: `vat(amount: float) -> float`", "hints"),
+    ("`shop/cart.py`: add `net_total(items)` returning the sum", "add"),
     # a request after a dash, and "would you mind …ing"
     ("geo.py should have a docstring at the top — could you add one?", "docstring"),
     ("would you mind putting a docstring on vat?", "docstring"),
@@ -162,6 +168,15 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("The greeting in server/app.py should be Welcome, not Hello.", ["Welcome"]),
         ("shorten: return None when the text is empty instead of raising", ["None"]),
         ("does shorten return None for an empty text?", []),
+        # quoted code that sets a value; "make it 45"
+        ("`settings.py`: `MAX_CONNECTIONS = 250`", ["250"]),
+        ("`server/app.py` `handle`: `timeout_s=30` -> `timeout_s=45`", ["45"]),
+        ("In server/app.py handle have timeout_s default 30, please make it 45.", ["45"]),
+        # what the code does now, however worded, is no value; an input case neither
+        ("Function perimeter in geo.py return 0 for squares, please fix it.", []),
+        ("Why does perimeter say 0 for a square? Fix it.", []),
+        ("Calling vat with amount = 0 crashes. Make vat return 0.0 when amount is 0.", ["0.0"]),
+        ("greeting in server/app.py: change the word Hello to Welcome", ["Welcome"]),
     ],
 )
 def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None:
@@ -216,6 +231,10 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
     # an English verb after a kind word is no name ("the parameters taken by …")
     assert read("The number of parameters taken by add_item - what is it?").presumed == []
     assert read("The default of the handle function needs to be 45").presumed == []
+    # quoted words a typo goal fixes, and words set against each other, are text, not code
+    assert read("`server/app.py`: fix typo `recieve`").presumed == []
+    assert read("`server/app.py`: `Hello` -> `Welcome`").presumed == []
+    assert read("Fix `recieve_order` in server/app.py").presumed == ["recieve_order"]
     # a dotted name is known when the workspace defines its last part
     dotted = read("can you write a pytest test for tax.vat? put it in tests/test_tax.py")
     assert dotted.presumed == [] and dotted.kind == "tests" and "shop/tax.py" in dotted.files
@@ -238,6 +257,9 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
         ("Fix cart_total. The test shouldn't be modified.", ["tests"], False),
         ("Fix cart_total; tests/test_cart.py must be changed too.", [], False),  # changed, not kept
         ("Explain shorten - no changes to the code.", [], True),
+        ("Fix cart_total so the tests pass, but no change the tests.", ["tests"], False),
+        ("fix cart_total; the test you must not change", ["tests"], False),
+        ("`cart_total` fails its test: fix it, test unchanged", ["tests"], False),
     ],
 )
 def test_what_the_goal_rules_out(goal: str, protected: list[str], read_only: bool) -> None:

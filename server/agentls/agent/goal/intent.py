@@ -53,7 +53,9 @@ _REQUEST = re.compile(
 _STAYS = re.compile(
     r"\b([\w./-]+)(?:\s+(?:itself|themselves|file|files))?\s+(?:(?:must|should|has to|have to|needs? to|will|can|may)\s+)?(?:stays?|remains?)\s+(?:unchanged|untouched|as (?:it|they) (?:is|are)|as is|intact|the same)\b"
     r"|\b([\w./-]+)(?:\s+(?:itself|themselves|file|files))?\s+(?:must|should|has to|have to|needs? to|will|can|may)(?:\s+be\s+left\s+(?:unchanged|untouched|alone|as (?:it|they) (?:is|are)|as is|intact)|(?:\s*n[o']t|\s+not|\s*never)\s+be\s+(?:modif|chang|touch|edit|alter)\w*)\b"
-    r"|\bwith\s+no\s+(?:changes?|edits?)\s+to\s+(?:the\s+)?([\w./-]+)",
+    r"|\b(?:with\s+)?no\s+(?:changes?|edits?)\s+(?:to\s+)?(?:the\s+)?([\w./-]+)"
+    r"|\bthe\s+(tests?)\s+(?:you\s+)?(?:must|should|may|can)(?:\s*n[o']t|\s+not|\s*never)\s+(?:change|modify|touch|edit)"
+    r"|\b(tests?)\s+unchanged\b",
     re.IGNORECASE,
 )
 #: "fix discount.py, not the tests"
@@ -68,7 +70,7 @@ _LEAVE = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|any\s+|all\s+)?([\w./-]+)(?:\
 #: A sentence that names what to make, with no verb: "new file test_x.py with a test for f",
 #: "pytest tests for f in new test_x.py", "module docstring at top of x.py", "int hint on n".
 _ORDER = re.compile(
-    r"^\W*(?:(?:a|an|some|more)\s+)?(?:new\s+(?:test\s+|python\s+)?file\b|"
+    r"^\W*(?:`?[\w./-]+`?\s*:\s*)?(?:(?:a|an|some|more)\s+)?(?:new\s+(?:(?:test\s+|python\s+)?file\b|`?[\w./-]+\.\w+)|"
     r"(?:(?:new|module|pytest|unit|type|int|str|float|bool)\s+)?(?:docstrings?|tests?|type\s+hints?|hints?|annotations?)\s+(?:for|at|to|on|in|of)\b)",
     re.IGNORECASE,
 )
@@ -189,8 +191,8 @@ def _verb_position(toks: list[Token], i: int) -> bool:
     j = i - 1
     while j >= 0 and toks[j].kind == "word" and toks[j].low in ("please", "just", "also", "now", "then", "simply", "kindly"):
         j -= 1
-    if j < 0:
-        return True
+    if j < 0 or (j < i - 1 and toks[j + 1].low in ("please", "kindly")):
+        return True  # "In greet.py please change …"
     prev = toks[j]
     if prev.kind == "punct":
         return True

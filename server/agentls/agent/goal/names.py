@@ -79,6 +79,7 @@ def mentions(toks: list[Token], facts: Facts) -> Mentions:
     out = Mentions()
     words = [t for t in toks if t.kind != "punct"]
     cut = _after_punct(toks)
+    arrowed = {w.start for k, a in enumerate(words) if a.kind == "arrow" for w in words[max(0, k - 1) : k + 2]}
     for i, tok in enumerate(words):
         name = _name(words, i, facts, cut)
         if name is not None:
@@ -88,7 +89,10 @@ def mentions(toks: list[Token], facts: Facts) -> Mentions:
         out.names.append(name)
         if tok.kind == "call":
             out.calls[name] = tok.args
-        (out.known if _known(name, facts) else out.unknown).append(name)
+        if _known(name, facts):
+            out.known.append(name)
+        elif tok.start not in arrowed:
+            out.unknown.append(name)  # (`Hello` -> `Welcome`: words set against each other, not code)
     for tok in words:
         if tok.kind != "file":
             continue

@@ -48,7 +48,8 @@ Kind = Literal[
 _ANY = re.IGNORECASE
 _DOC = re.compile(r"\bdoc\s?strings?\b|\bjsdoc\b|\bdocblock\b|\bdocument(?:s|ed|ing)?\b(?!\s+(?:what|how|which|where))|\bdoc comments?\b", _ANY)
 _MODULE_DOC = re.compile(r"\bmodule\b|\btop of\b|\bthe file\b|\bfile[- ]level\b|\bfor the file\b", _ANY)
-_HINTS = re.compile(r"\btype[- ]?(?:hint\w*|annotat\w*)\b|\bannotat\w*\b|\btyping\b|\btyped\b|\b(?:int|str|float|bool|type)\s+hints?\b", _ANY)
+_HINTS = re.compile(r"\btype[- ]?(?:hint\w*|annotat\w*)\b|\bannotat\w*\b|\btyping\b|\btyped\b|\b(?:int|str|float|bool|type)\s+hints?\b|"
+    r"`[^`]*\b[A-Za-z_]\w*\s*:\s*(?:int|str|float|bool|bytes|list|dict|tuple|set)\b[^`]*`", _ANY)
 _WRITES_TESTS = re.compile(r"\b(?:write|writes|add|adds|create|generate|need|needs|want|wants|cover|covers|with)\b(?:(?!\bno\b|\bnot\b|n't\b)[^.;]){0,50}?(?<!failing )(?<!failed )(?<!broken )\b(?:unit\s+|pytest\s+|some\s+|more\s+)?tests?\b(?![/._-]\w)(?!\s+(?:fail|pass))", _ANY)
 _DOC_WORDS = frozenset(["docstring", "docstrings"])  # "docstirng"
 _ALSO_TESTS = re.compile(r"\b(?:and|with|plus|also)\s+(?:an?\s+|some\s+|unit\s+|pytest\s+)*tests?\b(?!\s+(?:fail|pass))", _ANY)
@@ -160,7 +161,9 @@ def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     makes = out.kind in ("add", "implement", "tests", "new_file") or out.also_tests
     if out.kind in ("add", "implement", "new_file"):
         out.new_names += [n for n in found.unknown if n not in out.new_names]
-    out.unknown_names = [n for n in found.unknown if n not in out.new_names]
+    # a misspelt word a typo goal quotes is text to fix, not code it presumes
+    typo = bool(words & {"typo", "typos", "misspelling", "misspelled", "misspelt", "spelling"})
+    out.unknown_names = [n for n in found.unknown if n not in out.new_names and not typo]
     for name in found.absent:
         (out.new_files if (makes and out.wants_change) else out.missing_files).append(name)
     if not facts.complete:

@@ -30,8 +30,14 @@ from agentls.agent.goal.words import (
 _LEADS = frozenset(["to", "=", "be", "become", "becomes", "return", "returns", "default", "defaults", "equal", "equals", "read", "reads", "say", "says"])
 _ARROWS = frozenset({"→", "->", "=>"})
 _RENAME = frozenset(["rename"])
+#: Leads that may state what the code does now ("it returns True", "does f say True?").
+_STATES = frozenset(["return", "returns", "be", "become", "becomes", "back", "say", "says", "read", "reads"])
+#: "make it 5", "set it to …": verbs whose "it" is followed by the value.
+_SETS = frozenset(["make", "set", "change", "bump", "raise", "lower", "increase", "decrease"])
 #: "fetch has retries=3", "timeout is 30": what a name holds now.
 _HAS = frozenset(["has", "have", "had", "is", "was", "currently", "uses"])
+#: Quoted code that sets a value: `NAME = 60`, `retries=5`, `return None`.
+_CODE_VALUE = re.compile(r"(?:[A-Za-z_][\w.]*\s*(?::[^=]+)?=(?!=)|return\s)\s*(.+)")
 _PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}")
 
 
@@ -50,6 +56,8 @@ def _literal(tok: Token | None) -> str | None:
         # "Welcome, <name>!": the code builds it; its longest fixed piece must be there
         piece = max((p.strip(" ,.!?:;") for p in _PLACEHOLDER.split(tok.text)), key=len)
         return piece or None
+    if tok.kind == "string" and tok.quoted and (code := _CODE_VALUE.fullmatch(tok.text.strip())):
+        return code.group(1).strip()  # `retries=5`, `return None`: the value in the code
     if tok.kind in ("number", "string") and tok.text.strip():
         return tok.text.rstrip("%") if tok.kind == "number" else tok.text
     if tok.kind == "word" and tok.text in LITERAL_WORDS:
@@ -63,6 +71,7 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
         return []
     words = [t for t in toks if t.kind != "punct" or t.text == "="]
     now = _current(toks)
+    opened = {b.start for a, b in zip(toks, toks[1:], strict=False) if a.kind == "punct" and a.text in ":;,"}
     found: list[tuple[str, bool]] = []  # (value, from a sentence saying how things are now)
 
     def add(value: str, at: Token) -> None:
@@ -73,10 +82,12 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
         if tok.low == "from" and _from_to(words, i) is not None:
             add(_from_to(words, i) or "", tok)
         elif tok.low in _LEADS or tok.text in _ARROWS or _gives_back(words, i):
-            if tok.low in ("return", "returns", "be", "become", "becomes", "back") and not _desired(words, i) and not _bidden(words, i):
-                continue  # "it returns True for odd numbers" states the defect
+            if tok.low in _STATES and not _desired(words, i) and not _bidden(words, i, opened):
+                continue  # "it returns True for odd numbers", "does f say True?" state the defect
             if tok.text == "=" and i >= 2 and words[i - 2].low in _HAS and not _desired(words, i - 2):
                 continue  # "fetch has retries=3": what the code holds now
+            if tok.low in ("default", "defaults") and any(w.low in _HAS for w in words[max(0, i - 3) : i]) and not _desired(words, i):
+                continue  # "fetch has retries default 3"
             value = _literal(nxt)
             if value is None and nxt is not None and nxt.low in ("a", "an", "the") and i + 2 < len(words):
                 value = _literal(words[i + 2]) if words[i + 2].kind == "string" else None
@@ -84,6 +95,11 @@ def asked_values(toks: list[Token], renaming: bool) -> list[str]:
                 value = nxt.text  # "Hello -> Welcome", "should be Welcome, not Hello"
             if value is not None and not _is_condition(words, i + 1):
                 add(value, tok)
+        elif tok.low == "it" and i > 0 and words[i - 1].low in _SETS and (value := _literal(nxt)) is not None:
+            add(value, tok)  # "please make it 5"
+        elif tok.kind == "string" and tok.quoted and _CODE_VALUE.fullmatch(tok.text.strip()) and (nxt is None or nxt.text not in _ARROWS):
+            if (value := _literal(tok)) is not None and not tok.text.lstrip().startswith("return"):
+                add(value, tok)  # `TIMEOUT_SECONDS = 60` on its own (not the left of an arrow)
         elif tok.low in ("instead", "rather") and nxt is not None and nxt.low in ("of", "than"):
             if (expected := _actual_instead_of(words, i)) is not None:
                 add(expected, tok)  # "f(2) gives 190 instead of 180": 180 is wanted
@@ -122,19 +138,23 @@ def _current(toks: list[Token]) -> set[int]:
     return out
 
 
-def _bidden(words: list[Token], i: int) -> bool:
-    """ "return None when …" as an order: the bare verb, with no do/does before it (not
-    "does it return None?")."""
-    back = [w.low for w in words[max(0, i - 2) : i]]
-    return words[i].low == "return" and not any(w in ("do", "does", "did", "doesn't", "don't", "didn't", "it", "they") for w in back)
+def _bidden(words: list[Token], i: int, opened: set[int]) -> bool:
+    """ "return None when …" as an order: the bare verb opening a clause (the start, after
+    a colon, semicolon or comma, or after "please", "and", "then", "just")."""
+    if words[i].low != "return":
+        return False
+    return i == 0 or words[i].start in opened or words[i - 1].low in ("please", "and", "then", "just", "pls")
 
 
 def _set_against(words: list[Token], i: int) -> bool:
-    """A plain word set against another: "Hello -> Welcome" (an arrow between two), or
-    "be Welcome, not Hello" / "to be Welcome instead"."""
+    """A plain word set against another: "Hello -> Welcome" (an arrow between two),
+    "Hello to Welcome" (both capitalised), or "be Welcome, not Hello" / "to be Welcome
+    instead"."""
     nxt = words[i + 1]
     if words[i].text in _ARROWS:
         return i > 0 and _word_pair(nxt, words[i - 1])
+    if words[i].low == "to" and i > 0 and words[i - 1].text[:1].isupper() and nxt.text[:1].isupper():
+        return _word_pair(nxt, words[i - 1])  # "change the greeting word Hello to Welcome"
     after = words[i + 2].low if i + 2 < len(words) else ""
     return words[i].low in ("be", "to") and nxt.kind == "word" and nxt.text[:1].isupper() and nxt.low not in NOT_NAMES and after in ("not", "instead", "rather")
 
@@ -209,15 +229,16 @@ def _desired(words: list[Token], i: int) -> bool:
     """"should return 0", "make it return None", "to be 5": a wanted value, not a
     description of what the code does now."""
     back = [w.low for w in words[max(0, i - 4) : i]]
-    return any(w in ("should", "must", "to", "make", "makes", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back)
+    if any(w in ("should", "must", "to", "make", "makes", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back):
+        return True
+    return any(w.low in ("make", "making", "makes") for w in words[max(0, i - 7) : i])  # "make the mean function in stats.py return 0.0"
 
-    if words[i].low == "returning":
-        return True  # "by returning None" (a lead only after by, instead, just, start)
 
 def _is_condition(words: list[Token], k: int) -> bool:
-    """"when b is 0", "if the list is empty": a literal in a condition is no new value."""
+    """"when b is 0", "if the list is empty", "calling f with b = 0": a literal in a
+    condition is no new value."""
     back = [w.low for w in words[max(0, k - 4) : k]]
-    return any(w in ("when", "if", "unless", "while", "where", "for") for w in back)
+    return any(w in ("when", "if", "unless", "while", "where", "for", "with", "calling") for w in back)
 
 
 def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str] | None:

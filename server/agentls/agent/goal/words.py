@@ -134,6 +134,8 @@ def tokens(goal: str) -> list[Token]:
                 out.append(Token("file", text, m.start(), True))
             elif _IDENT.match(inner) or re.fullmatch(r"[A-Za-z_][\w.]*", inner):
                 out.append(Token("name", inner, m.start(), True))
+            elif call := re.fullmatch(r"([A-Za-z_]\w*)\((.*)\)", text, re.DOTALL):
+                out.append(Token("call", call.group(1), m.start(), True, args=call.group(2)))  # `f(a, b)`
             else:
                 out.append(Token("string", text, m.start(), True))
         elif kind in ("dq", "cq", "sq"):
