@@ -101,6 +101,18 @@ KINDS = [
     ("I want an explanation of what geo.py does; no files should be changed.", "answer"),
     ("I need an overview of server/app.py", "answer"),
     ("util/strings.py needs a review for bugs. Anything you find should only be reported, with nothing edited.", "answer"),
+    # indirect politeness, tickets and commit messages
+    ("I was wondering if you could add a docstring to vat in shop/tax.py?", "docstring"),
+    ("Any chance you could rename Clnt to Client everywhere?", "rename"),
+    ("Do you think you could fix shorten in util/strings.py? It drops the last character.", "change"),
+    ("Mind removing the verbose flag from server/app.py?", "remove"),
+    ("It would be great if shorten returned an empty string for None.", "change"),
+    ("chore(settings): set MAX_CONNECTIONS in settings.py to 250", "change"),
+    ("Ticket #88 – add a net_price(gross) helper to shop/tax.py", "add"),
+    ("BUG: cart_total in shop/cart.py counts the last item twice", "change"),
+    ("docs(geo): add a docstring to perimeter", "docstring"),
+    ("We need pytest tests for shorten in a new file tests/test_strings.py: check an empty string and a long one.", "tests"),
+    ("Check whether the tests pass.", "answer"),
     # terse and code-heavy
     ("In shop/tax.py please change VAT_RATE to 0.25", "change"),
     ("New `tests/test_strings.py`: pytest test for `shorten`", "tests"),
@@ -177,6 +189,8 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("Why does perimeter say 0 for a square? Fix it.", []),
         ("Calling vat with amount = 0 crashes. Make vat return 0.0 when amount is 0.", ["0.0"]),
         ("greeting in server/app.py: change the word Hello to Welcome", ["Welcome"]),
+        ("It would be great if shorten returned None for an empty string", ["None"]),
+        ("In server/app.py, swap the greeting word Hello for Welcome, then tell me what changed.", ["Welcome"]),
     ],
 )
 def test_the_values_a_change_must_bring_in(goal: str, values: list[str]) -> None:
@@ -235,6 +249,8 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
     assert read("`server/app.py`: fix typo `recieve`").presumed == []
     assert read("`server/app.py`: `Hello` -> `Welcome`").presumed == []
     assert read("Fix `recieve_order` in server/app.py").presumed == ["recieve_order"]
+    # a commit message's scope is no name
+    assert read("chore(settings): set MAX_CONNECTIONS to 250").presumed == []
     # a dotted name is known when the workspace defines its last part
     dotted = read("can you write a pytest test for tax.vat? put it in tests/test_tax.py")
     assert dotted.presumed == [] and dotted.kind == "tests" and "shop/tax.py" in dotted.files
@@ -260,6 +276,8 @@ def test_a_name_the_goal_presumes_is_unknown_and_one_it_makes_is_new() -> None:
         ("Fix cart_total so the tests pass, but no change the tests.", ["tests"], False),
         ("fix cart_total; the test you must not change", ["tests"], False),
         ("`cart_total` fails its test: fix it, test unchanged", ["tests"], False),
+        ("fix(cart): cart_total breaks tests/test_cart.py; make the tests pass without changing them", ["tests"], False),
+        ("Let's fix cart_total. We can't change the tests.", ["tests"], False),
     ],
 )
 def test_what_the_goal_rules_out(goal: str, protected: list[str], read_only: bool) -> None:

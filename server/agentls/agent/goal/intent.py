@@ -45,7 +45,10 @@ _CLAUSE_OPENERS = frozenset(["and", "then", "also", "please", "so", "to", "or", 
 #: you add that?": a request opening a later clause; "is it possible to add …?".
 _REQUEST = re.compile(
     r"(?:^|[,;:—–]\s*|\s-\s+|\b(?:so|and|but|then|please|pls)\s+)(?:can|could|would|will)\s+(?:you|u|someone)\s+(?:please\s+)?[a-z]"
-    r"|\b(?:is|would)\s+it\s+(?:be\s+)?possible\s+to\s+[a-z]",
+    r"|\b(?:is|would)\s+it\s+(?:be\s+)?possible\s+to\s+[a-z]"
+    r"|\b(?:wondering|wonder)\s+if\s+(?:you|u)\s+(?:could|can|would)\b|\bany\s+chance\s+(?:you|u)\s+(?:could|can)\b"
+    r"|\b(?:do|would)\s+you\s+think\s+(?:you|u)\s+(?:could|can)\b|^\W*(?:would\s+you\s+)?mind\s+\w+ing\b"
+    r"|\bit\s+would\s+be\s+(?:great|nice|good|awesome|helpful|ideal)\s+if\b",
     re.IGNORECASE,
 )
 #: "the test itself must stay unchanged", "test_x.py should remain as it is", "the tests
@@ -74,6 +77,8 @@ _ORDER = re.compile(
     r"(?:(?:new|module|pytest|unit|type|int|str|float|bool)\s+)?(?:docstrings?|tests?|type\s+hints?|hints?|annotations?)\s+(?:for|at|to|on|in|of)\b)",
     re.IGNORECASE,
 )
+#: Look verbs that say what tests do, in a sentence about tests.
+_TESTS_DO = frozenset(["check", "verify", "confirm", "compare"])
 _SUBJECTS = frozenset(["you", "we", "i", "u", "someone"])
 #: "then finish with the explanation", "end by saying …": how the reply ends, not a change
 _ENDING_VERBS = frozenset(["finish", "complete", "end", "conclude"])
@@ -158,8 +163,12 @@ def _sentence(text: str, names: set[str], out: Intent, at: set[int] | None = Non
         out.verbs.append(verb)
     if (any(p in low for p in CHANGE_PHRASES) or TAKE_OUT.search(low)) and not _phrase_negated(low):
         change = True
+    # "… tests in a new file: check one palindrome": what the tests check, not a look
+    plain = {t.low for t in toks if t.kind == "word"}
+    about_tests = bool(plain & TEST_WORDS and plain & {"new", "need", "needs", "write", "add", "create", "want"})
     looks = any(
-        t.kind == "word" and not _is_name(t, names, at) and lemma(t.text, LOOK_VERBS) and _verb_position(toks, i)
+        t.kind == "word" and not _is_name(t, names, at) and (verb := lemma(t.text, LOOK_VERBS))
+        and _verb_position(toks, i) and not (about_tests and verb in _TESTS_DO)
         for i, t in enumerate(toks)
     ) or any(p in low for p in LOOK_PHRASES)
     if looks and INTO_TEXT.search(text) and not (asks and not request):
@@ -205,8 +214,10 @@ def _verb_position(toks: list[Token], i: int) -> bool:
         return True  # "… by fixing the parser": the means is the change
     if p in _SUBJECTS and j > 0 and toks[j - 1].low in _MODALS:
         return True  # "can you fix"
-    if p == "mind" and j > 0 and toks[j - 1].low in _SUBJECTS and toks[i].low.endswith("ing"):
-        return True  # "would you mind putting …"
+    if p == "mind" and (j == 0 or toks[j - 1].low in _SUBJECTS) and toks[i].low.endswith("ing"):
+        return True  # "would you mind putting …", "Mind adding …?"
+    if p in _SUBJECTS and j > 0 and toks[j - 1].low in ("if", "think"):
+        return True  # "wondering if you could …" has its modal after the subject
     return p in _SUBJECTS and j == 0  # "you fix …" / "we add …"
 
 
@@ -229,6 +240,9 @@ def _rule_out(toks: list[Token], i: int, out: Intent) -> None:
     """A negated change verb: every change ruled out, or only what it names — after the
     verb, or before it in the passive ("the tests must not be touched")."""
     if _ruled_out(toks[i + 1 : i + 6], out, everything=True):
+        return
+    if i + 1 < len(toks) and toks[i + 1].low in ("them", "it") and any(t.kind == "word" and t.low in TEST_WORDS for t in toks[max(0, i - 6) : i]):
+        out.protected.append("tests")  # "make the tests pass without changing them"
         return
     if i > 0 and toks[i - 1].low in ("be", "been", "get", "gets"):
         _ruled_out(list(reversed(toks[max(0, i - 7) : i])), out, everything=False)

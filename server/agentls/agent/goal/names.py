@@ -200,7 +200,8 @@ def _name(words: list[Token], i: int, facts: Facts, cut: set[int] | None = None)
 
 
 #: Words after which a word that is both a verb and a defined name is the verb ("pls add …").
-_BEFORE_VERB = frozenset(["and", "then", "to", "please", "pls", "plz", "kindly", "just", "also", "now", "you", "u", "we", "i"])
+_BEFORE_VERB = frozenset(["and", "then", "to", "please", "pls", "plz", "kindly", "just", "also", "now", "you", "u", "we", "i",
+                          "could", "can", "would", "will", "should", "must"])
 
 
 def _determined(words: list[Token], i: int) -> bool:

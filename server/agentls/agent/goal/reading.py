@@ -67,6 +67,16 @@ _SEVERAL = re.compile(r"\b(?:every|all|each|everywhere|throughout)\b", _ANY)
 _CONDITION = re.compile(r"\b(?:when|whenever|if|unless|in case|otherwise|on (?:an? |the )?(?:empty|zero|none|null|negative|missing|invalid)|for (?:an? )?(?:empty|zero|negative|missing|invalid))\b", _ANY)
 _TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.(?:test|spec)\.\w+|conftest\.py)$|(?:^|/)tests?/")
 _SPEC_DIRS = (".docs/", "docs/")
+#: "Ticket #412 – …", "BUG: …", "TODO: …": a tracker's prefix, not part of the request.
+_TICKET = re.compile(r"^\s*(?:ticket|issue|bug|todo|task|jira)\b\s*(?:#?[\w-]*\d[\w-]*)?\s*[:–—-]\s*", _ANY)
+#: "chore(config): …", "fix(calc)!: …": a commit message's type stays, its scope goes.
+_SCOPE = re.compile(r"^(\s*(?:feat|fix|chore|docs|refactor|test|tests|style|perf|build|ci))(\([^)]*\)!?|!)?:", _ANY)
+
+
+def _unticket(m: re.Match[str]) -> str:
+    """A tracker's prefix blanked (the offsets hold); "BUG: …" reads as "fix: …"."""
+    text = m.group(0)
+    return "fix:" + " " * (len(text) - 4) if text.strip().lower().startswith("bug") and len(text) >= 4 else " " * len(text)
 
 
 @dataclass
@@ -136,9 +146,11 @@ def is_test_file(path: str) -> bool:
 
 def read_goal(goal: str, facts: Facts, may_write: bool = True) -> GoalReading:
     """The reading of `goal` over a workspace (see the module docstring)."""
-    toks = tokens(goal)
+    said = _TICKET.sub(_unticket, goal)
+    said = _SCOPE.sub(lambda m: m.group(1) + " " * len(m.group(2) or "") + ":", said)
+    toks = tokens(said)
     found = mentions(toks, facts)
-    intent = read_intent(goal, set(found.names), found.starts)
+    intent = read_intent(said, set(found.names), found.starts)
     low = goal.lower()
     out = GoalReading(goal=goal, intent=intent, clear=intent.clear)
     out.files = list(found.files)

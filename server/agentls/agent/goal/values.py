@@ -27,11 +27,11 @@ from agentls.agent.goal.words import (
     misspelt,
 )
 
-_LEADS = frozenset(["to", "=", "be", "become", "becomes", "return", "returns", "default", "defaults", "equal", "equals", "read", "reads", "say", "says"])
+_LEADS = frozenset(["to", "=", "be", "become", "becomes", "return", "returns", "returned", "default", "defaults", "equal", "equals", "read", "reads", "say", "says"])
 _ARROWS = frozenset({"→", "->", "=>"})
 _RENAME = frozenset(["rename"])
 #: Leads that may state what the code does now ("it returns True", "does f say True?").
-_STATES = frozenset(["return", "returns", "be", "become", "becomes", "back", "say", "says", "read", "reads"])
+_STATES = frozenset(["return", "returns", "returned", "be", "become", "becomes", "back", "say", "says", "read", "reads"])
 #: "make it 5", "set it to …": verbs whose "it" is followed by the value.
 _SETS = frozenset(["make", "set", "change", "bump", "raise", "lower", "increase", "decrease"])
 #: "fetch has retries=3", "timeout is 30": what a name holds now.
@@ -210,7 +210,7 @@ def _word_pair(new: Token, old: Token | None) -> bool:
 def _replace_with(words: list[Token], i: int) -> str | None:
     """"replace B with A", "replace B by A", "swap B for A" (B and A one token each): A."""
     links = ("with", "by") if words[i].low == "replace" else ("for", "with")
-    for j in range(i + 2, min(i + 5, len(words) - 1)):
+    for j in range(i + 2, min(i + 7, len(words) - 1)):
         if words[j].low in links:
             a = words[j + 1]
             return _literal(a) or (a.text if a.kind in ("word", "name") and a.low not in NOT_NAMES else None)
@@ -231,14 +231,20 @@ def _desired(words: list[Token], i: int) -> bool:
     back = [w.low for w in words[max(0, i - 4) : i]]
     if any(w in ("should", "must", "to", "make", "makes", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back):
         return True
-    return any(w.low in ("make", "making", "makes") for w in words[max(0, i - 7) : i])  # "make the mean function in stats.py return 0.0"
+    # "make the mean function in stats.py return 0.0", "it would be great if f returned None"
+    return any(w.low in ("make", "making", "makes", "great", "nice", "ideal") for w in words[max(0, i - 7) : i])
 
 
 def _is_condition(words: list[Token], k: int) -> bool:
     """"when b is 0", "if the list is empty", "calling f with b = 0": a literal in a
     condition is no new value."""
-    back = [w.low for w in words[max(0, k - 4) : k]]
-    return any(w in ("when", "if", "unless", "while", "where", "for", "with", "calling") for w in back)
+    back = [w.low for w in words[max(0, k - 5) : k]]
+    wish = [n for n, w in enumerate(back) if w == "if" and n > 0 and back[n - 1] in _WISH]
+    return any(w in ("when", "if", "unless", "while", "where", "for", "with", "calling") for n, w in enumerate(back) if n not in wish and n > 0)
+
+
+#: "it would be great if …": the "if" of a wish, not a condition.
+_WISH = frozenset(["great", "nice", "good", "awesome", "helpful", "ideal", "better"])
 
 
 def rename_of(toks: list[Token], known: Callable[[str], bool]) -> tuple[str, str] | None:

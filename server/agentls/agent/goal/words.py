@@ -41,7 +41,7 @@ LOOK_PHRASES = (
 #: Marks of a wanted state or of a defect: "x should …", "… is wrong", "typo in …".
 WANTS = re.compile(
     r"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs?(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|has to|have to|ought to|want(?:s|ed)? \w+ to|"
-    r"would like|'d like|(?:i|we) want\b(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
+    r"would like|'d like|would be (?:great|nice|good|awesome|helpful|ideal|better) if|(?:i|we) want\b(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
     r"buggy|off|missing|outdated|misspelled)|are (?:wrong|broken|incorrect|missing)|"
     r"does(?:n't| not) work|do(?:n't| not) work|crash(?:es|ing)?|fails?\b|failing|broken|bugs?\b|"
     r"typos?\b|misspel\w*|spelling|let's|lets|wrong|incorrect(?:ly)?|off by one|not right|"
@@ -62,7 +62,8 @@ AUXILIARIES = _LEXICON["auxiliaries"]
 #: Objects that make a negated change verb rule out every change ("do not change anything").
 EVERYTHING = _LEXICON["everything"]
 #: A change verb under one of these is ruled out ("without changing the tests").
-NEGATIONS = ("do not", "don't", "dont", "never", "without", "not", "no need to", "avoid", "nor")
+NEGATIONS = ("do not", "don't", "dont", "never", "without", "not", "no need to", "avoid", "nor",
+             "can't", "cannot", "mustn't", "shouldn't", "won't", "may not")
 #: "only report", "just tell me": the goal asks to look and nothing else.
 ONLY_LOOK = re.compile(
     r"\b(?:only|just|simply|merely)\s+(?:be\s+)?(?:report|tell|explain|answer|describe|list|say|show|look|read|review)\w*\b|"
