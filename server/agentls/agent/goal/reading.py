@@ -7,7 +7,7 @@
 The kind of job, for a goal that asks for a change (intent.py):
 | kind | when |
 |---|---|
-| rename | it renames a name the workspace has (values.rename_of) |
+| rename | it renames a name the workspace has (renames.rename_of) |
 | fix_tests | it speaks of tests failing or having to pass, and writes none |
 | tests | it asks to write tests |
 | docstring | it asks for a docstring or documentation |
@@ -30,7 +30,8 @@ from typing import Literal
 
 from agentls.agent.goal.intent import Intent, read_intent
 from agentls.agent.goal.names import Facts, Mentions, mentions
-from agentls.agent.goal.values import asked_values, rename_of
+from agentls.agent.goal.renames import rename_of
+from agentls.agent.goal.values import asked_values
 from agentls.agent.goal.words import (
     SPEC_WORDS,
     TAKE_OUT,
