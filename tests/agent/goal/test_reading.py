@@ -188,6 +188,7 @@ def test_a_run_that_may_not_write_reads_every_goal_as_an_answer() -> None:
         ("Function perimeter in geo.py return 0 for squares, please fix it.", []),
         ("Why does perimeter say 0 for a square? Fix it.", []),
         ("Calling vat with amount = 0 crashes. Make vat return 0.0 when amount is 0.", ["0.0"]),
+        ("server/app.py should greet with Welcome instead of Hello.", ["Welcome"]),  # "with" alone is no condition
         ("greeting in server/app.py: change the word Hello to Welcome", ["Welcome"]),
         ("It would be great if shorten returned None for an empty string", ["None"]),
         ("In server/app.py, swap the greeting word Hello for Welcome, then tell me what changed.", ["Welcome"]),

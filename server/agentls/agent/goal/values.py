@@ -231,9 +231,13 @@ def _desired(words: list[Token], i: int) -> bool:
 def _is_condition(words: list[Token], k: int) -> bool:
     """"when b is 0", "if the list is empty", "calling f with b = 0": a literal in a
     condition is no new value."""
-    back = [w.low for w in words[max(0, k - 5) : k]]
-    wish = [n for n, w in enumerate(back) if w == "if" and n > 0 and back[n - 1] in _WISH]
-    return any(w in ("when", "if", "unless", "while", "where", "for", "with", "calling") for n, w in enumerate(back) if n not in wish and n > 0)
+    wide = [w.low for w in words[max(0, k - 6) : k]]
+    back = wide[-4:]
+    start = len(wide) - len(back)
+    wish = {n for n, w in enumerate(wide) if w == "if" and n > 0 and wide[n - 1] in _WISH}
+    if any(w in ("when", "if", "unless", "while", "where", "for") for n, w in enumerate(back, start) if n not in wish):
+        return True
+    return "with" in back and any(w in ("calling", "called", "call", "calls") for w in wide)  # "calling f with b = 0"
 
 
 #: "it would be great if …": the "if" of a wish, not a condition.
