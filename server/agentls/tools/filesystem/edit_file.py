@@ -5,8 +5,6 @@ Must not know: the editor, LSP, the agent.
 
 from __future__ import annotations
 
-import re
-
 from pydantic import Field, model_validator
 
 from agentls.tools.base import ToolContext, ToolError, ToolInput
@@ -62,8 +60,6 @@ class EditFile(ProposingTool):
             raise ToolError(
                 "runtime", f"{rel} is not valid UTF-8; it cannot be edited as text", self.name
             ) from None
-        if (whole := _whole_lines_removed(text, input.old, input.new)) is not None:
-            return propose(ctx, self.name, rel, current.data, whole.encode("utf-8"))
         try:
             replaced = replace_unique(text, input.old, input.new, rel)
         except MatchError as exc:
@@ -92,15 +88,3 @@ def _line_of(text: str, old: str) -> str | None:
         return None
     return lines[0].strip()
 
-
-def _whole_lines_removed(text: str, old: str, new: str) -> str | None:
-    """Removing lines given without their indentation (`old` = 'print(x)\n', `new` = ''):
-    the text without those lines, indentation and all — taken literally, the indentation
-    left behind would join the next line (the 1.5B's debug print removal was refused as an
-    IndentationError). None unless `old` occurs once so, at a line's start after blanks."""
-    if new or not old.endswith("\n") or not old.strip() or old[:1] in " \t":
-        return None
-    found = list(re.finditer(rf"(?m)^[ \t]+{re.escape(old)}", text))
-    if len(found) != 1 or text.count(old) != 1:
-        return None
-    return text[: found[0].start()] + text[found[0].end() :]

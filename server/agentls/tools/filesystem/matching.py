@@ -2,7 +2,7 @@
 
 An exact match must be unique. Without one, a match that differs only in indentation and
 trailing whitespace (compared line by line) is used when it is unique, and the new text is
-re-indented to fit. Otherwise the failure says why: not found (with the nearest candidate
+re-indented to fit; whole lines removed without their indentation go with it. Otherwise the failure says why: not found (with the nearest candidate
 lines, by difflib) or ambiguous (with the count and line numbers). CRLF files are matched
 as if they used LF and keep their CRLF endings.
 Must not know: files, proposals, the tool's models.
@@ -122,10 +122,22 @@ def replace_unique(text: str, old: str, new: str, path: str) -> Replacement:
         )
     if hits:
         end = hits[0] + len(old) + _line_rest_in_new(text, hits[0] + len(old), new)
-        result, fuzzy = text[: hits[0]] + new + text[end:], False
+        start = _line_start_if_removed(text, hits[0], old, new)
+        result, fuzzy = text[:start] + new + text[end:], False
     else:
         result, fuzzy = _fuzzy_replace(text, old, new, path), True
     return Replacement(result.replace("\n", "\r\n") if crlf else result, fuzzy)
+
+
+def _line_start_if_removed(text: str, hit: int, old: str, new: str) -> int:
+    """Where the replaced text starts: at the hit, or — when whole lines given without
+    their indentation are removed (`old` = `print(x)\n`, starting with no blank; `new` = ``) — at their line's
+    start: the indentation left behind would join the next line (the 1.5B's removal of a
+    debug print was refused as an IndentationError)."""
+    start = text.rfind("\n", 0, hit) + 1
+    if new or not old.endswith("\n") or not old.strip() or old[:1] in " \t" or start == hit or text[start:hit].strip():
+        return hit
+    return start
 
 
 def _line_rest_in_new(text: str, end: int, new: str) -> int:
