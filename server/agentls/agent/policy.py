@@ -15,6 +15,7 @@ Must not know: the loop's internals, models' classes, LSP.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -27,6 +28,7 @@ from agentls.agent.focus import focus, is_small
 from agentls.agent.goal import is_test_file
 from agentls.agent.guide import Guide, is_guided
 from agentls.agent.prompts import render
+from agentls.analysis.syntax import ASSIGNMENT_KINDS
 from agentls.llm.base import ToolSpec
 from agentls.tools.code.index_access import workspace_index
 from agentls.tools.permissions import Permission
@@ -186,7 +188,7 @@ class SmallPolicy(TurnPolicy):
         finish from the first turn: the 1.5B read the file it was shown, then wrote
         `TAX_RATE = obj['output']['content']` with replace_symbol."""
         kind = self.run.reading.kind
-        setting = self._sets_variables()
+        setting = self._sets_variables
         if not (self._edit_refused and kind in ("change", "remove", "fix_tests")) and not setting:
             return specs
         guide = Guide(self.run)
@@ -196,9 +198,10 @@ class SmallPolicy(TurnPolicy):
             return sorted((s for s in held if s["function"]["name"] in ("edit_file", "finish")), key=lambda s: s["function"]["name"] == "finish")
         return held
 
+    @functools.cached_property
     def _sets_variables(self) -> bool:
         """The goal asks for a value of names that are all module-level variables of the
-        files it names."""
+        files it names (read once: the offer stays the same for the whole run)."""
         reading = self.run.reading
         if reading.kind != "change" or not reading.values or not reading.names or not reading.files:
             return False
@@ -246,7 +249,7 @@ class SmallPolicy(TurnPolicy):
 
 def _module_variable(index: Any, path: str, i: int) -> bool:
     sym = index.files[path].symbols[i]
-    return sym.kind in ("variable", "constant") and sym.parent < 0
+    return sym.kind in ASSIGNMENT_KINDS and sym.parent < 0
 
 
 def hold(spec: ToolSpec, values: dict[str, list[str]]) -> ToolSpec:
