@@ -222,9 +222,9 @@ def _desired(words: list[Token], i: int) -> bool:
     """"should return 0", "make it return None", "to be 5": a wanted value, not a
     description of what the code does now."""
     back = [w.low for w in words[max(0, i - 4) : i]]
-    if any(w in ("should", "must", "to", "make", "makes", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back):
+    if any(w in ("should", "must", "to", "shall", "needs", "need", "always", "instead", "will", "let", "it'd", "would") for w in back):
         return True
-    # "make the mean function in stats.py return 0.0", "it would be great if f returned None"
+    # further back: "make the mean function in stats.py return 0.0", "great if f returned None"
     return any(w.low in ("make", "making", "makes", "great", "nice", "ideal") for w in words[max(0, i - 7) : i])
 
 
