@@ -38,10 +38,12 @@ LOOK_PHRASES = (
     "tell me", "let me know", "i want to know", "i'd like to know", "i would like to know",
     "walk me through", "give me an overview", "what's", "whats", "any idea", "show me",
 )  # fmt: skip
+#: "I need an explanation", "we want to know": a wish to be told, not a change.
+_NOT_TO_KNOW = r"(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))"
 #: Marks of a wanted state or of a defect: "x should …", "… is wrong", "typo in …".
 WANTS = re.compile(
-    r"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs?(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|has to|have to|ought to|want(?:s|ed)? \w+ to|"
-    r"would like|'d like|would be (?:great|nice|good|awesome|helpful|ideal|better) if|(?:i|we) want\b(?! (?:to know|an? (?:explanation|overview|summary|review|description|answer|list)\b))|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
+    rf"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs?{_NOT_TO_KNOW}|has to|have to|ought to|want(?:s|ed)? \w+ to|"
+    rf"would like|'d like|would be (?:great|nice|good|awesome|helpful|ideal|better) if|(?:i|we) want\b{_NOT_TO_KNOW}|instead of|rather than|no longer|any ?more|is (?:wrong|broken|incorrect|"
     r"buggy|off|missing|outdated|misspelled)|are (?:wrong|broken|incorrect|missing)|"
     r"does(?:n't| not) work|do(?:n't| not) work|crash(?:es|ing)?|fails?\b|failing|broken|bugs?\b|"
     r"typos?\b|misspel\w*|spelling|let's|lets|wrong|incorrect(?:ly)?|off by one|not right|"
